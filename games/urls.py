@@ -1,0 +1,8 @@
+from django.urls import path
+
+from games import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("health/", views.health, name="health"),
+]

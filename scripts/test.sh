@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Install Yahtzee Live with its test tools into .venv, then lint, type-check the rules
+# engine and run the whole test suite (browser tests included). Arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup-venv.sh test
+
+# The browser tests drive Debian's Chromium: Playwright cannot download its own here.
+if [ -z "${CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing Chromium for the browser tests (apt-get)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "No Chromium found: install it (apt-get install chromium) or set CHROMIUM=/path." >&2
+  fi
+fi
+
+echo "== ruff"
+ruff check .
+ruff format --check .
+echo "== mypy --strict games/rules.py"
+mypy --strict games/rules.py
+echo "== pytest (database: ${DATABASE_URL:-sqlite default}, channel layer: ${REDIS_URL:-in-memory})"
+pytest "$@"

@@ -1,0 +1,61 @@
+"""The home page in a real Chromium, on a desktop and on a phone."""
+
+from urllib.parse import urlsplit
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+VIEWPORTS = {"desktop": (1280, 800), "phone": (390, 844)}
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_it_renders_styled_and_self_contained(browser, live_server_url, screenshot_dir, viewport):
+    width, height = VIEWPORTS[viewport]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    requested_hosts: set[str] = set()
+    failed: list[str] = []
+    console_errors: list[str] = []
+    page.on("request", lambda request: requested_hosts.add(urlsplit(request.url).netloc))
+    page.on("requestfailed", lambda request: failed.append(request.url))
+    page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
+    page.on("console", lambda m: m.type == "error" and console_errors.append(m.text))
+
+    page.goto(live_server_url + "/")
+    page.screenshot(path=screenshot_dir / f"home-{viewport}.png", full_page=True)
+
+    assert page.title() == "Yahtzee Live: play Yahtzee with friends"
+    assert page.get_by_role("heading", level=1).is_visible()
+    # The stylesheet arrived and applies: the header is the felt green, not the default.
+    header_colour = page.eval_on_selector(
+        ".site-header", "el => getComputedStyle(el).backgroundColor"
+    )
+    assert header_colour == "rgb(11, 59, 31)"
+    # Five dice drawn with pips, showing the full house 3 3 3 5 5.
+    dice = page.locator(".hero .die")
+    assert dice.count() == 5
+    assert [dice.nth(i).get_attribute("aria-label") for i in range(5)] == list("33355")
+    visible_pips = page.locator(".hero .die--5 .die__pip").evaluate_all(
+        "pips => pips.filter(p => getComputedStyle(p).visibility === 'visible').length"
+    )
+    assert visible_pips == 2 * 5
+    # All thirteen boxes are listed.
+    assert page.locator(".box-table tbody tr").count() == 13
+    # Nothing comes from another host, nothing failed, nothing complained.
+    assert requested_hosts == {urlsplit(live_server_url).netloc}
+    assert failed == []
+    assert console_errors == []
+    # No sideways scrolling on a phone.
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    context.close()
+
+
+def test_it_can_be_read_with_the_keyboard(browser, live_server_url):
+    page = browser.new_page()
+    page.goto(live_server_url + "/")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Skip to content"
+    page.keyboard.press("Enter")
+    assert page.evaluate("location.hash") == "#main"
+    page.close()

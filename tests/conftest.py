@@ -1,0 +1,90 @@
+"""Fixtures shared by the whole suite: a live Daphne server and a real Chromium."""
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from daphne.testing import DaphneProcess
+from django.db import connections
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def _make_application():  # type: ignore[no-untyped-def]
+    # Imported in the server process, after the fork, with the test database in settings.
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+    from yahtzee_site.asgi import application
+
+    return ASGIStaticFilesHandler(application)
+
+
+@pytest.fixture
+def live_server_url(transactional_db: None, settings) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    """The site served by a real Daphne in a child process, on the test database.
+
+    The child is forked after the test database exists, so it inherits the
+    settings that point at it; rows a test creates must be committed to be
+    seen there (hence ``transactional_db``).
+    """
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "localhost", "127.0.0.1"]
+    connections.close_all()  # A forked child must not share the parent's connections.
+    server = DaphneProcess("127.0.0.1", _make_application)
+    server.start()
+    try:
+        if not server.ready.wait(timeout=20):
+            raise RuntimeError("Daphne did not start for the browser tests")
+        yield f"http://127.0.0.1:{server.port.value}"
+    finally:
+        server.terminate()
+        server.join(timeout=10)
+
+
+def find_chromium() -> str | None:
+    """A system Chromium: $CHROMIUM, else chromium (or chromium-browser) on the PATH."""
+    for candidate in (
+        os.environ.get("CHROMIUM"),
+        shutil.which("chromium"),
+        shutil.which("chromium-browser"),
+    ):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser():  # type: ignore[no-untyped-def]
+    """One headless Chromium for the session, driven by Playwright."""
+    executable = find_chromium()
+    if executable is None:
+        message = "no Chromium on this machine: apt-get install chromium, or set CHROMIUM"
+        if os.environ.get("REQUIRE_BROWSER"):
+            pytest.fail(message)
+        pytest.skip(message)
+    # Playwright's sync API runs an event loop in this thread; Django refuses ORM calls
+    # from a thread with a running loop unless told this is deliberate.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def screenshot_dir() -> Path:
+    """Where browser tests save what they saw (test-artifacts/screenshots, not committed)."""
+    path = ARTIFACTS / "screenshots"
+    path.mkdir(parents=True, exist_ok=True)
+    return path

@@ -1,0 +1,141 @@
+"""Settings come from the environment, with safe defaults and loud errors.
+
+Each case imports the real settings module in a fresh interpreter with a
+chosen environment, as a deployment would.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from yahtzee_site import env
+
+ROOT = Path(__file__).resolve().parent.parent
+STRONG_KEY = "k3Jq9Zr7Xw2Lp5Vt8Nb4Hs6Md1Fg0Ya-Ec_Ru3Oi7Tz9Wq2Ux5Pl8Kj4Hn6Bv"
+ENVIRONMENT = ("DEBUG", "SECRET_KEY", "DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS")
+
+
+def load_settings(**environ: str) -> subprocess.CompletedProcess[str]:
+    """Import yahtzee_site.settings under ``environ`` alone; print a few values as JSON."""
+    clean = {k: v for k, v in os.environ.items() if k not in ENVIRONMENT}
+    script = (
+        "import json, django; from django.conf import settings; django.setup();"
+        "db = settings.DATABASES['default'];"
+        "print(json.dumps({'debug': settings.DEBUG, 'engine': db['ENGINE'],"
+        " 'name': str(db['NAME']),"
+        " 'options': db.get('OPTIONS', {}), 'host': db.get('HOST', ''),"
+        " 'layer': settings.CHANNEL_LAYERS['default'], 'hosts': settings.ALLOWED_HOSTS,"
+        " 'ssl_redirect': getattr(settings, 'SECURE_SSL_REDIRECT', False)}))"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "yahtzee_site.settings", **environ},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def loaded(**environ: str) -> dict:
+    result = load_settings(**environ)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_it_refuses_to_start_without_a_secret_key_when_debug_is_off():
+    result = load_settings()
+
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: Set the SECRET_KEY environment variable" in result.stderr
+
+
+def test_debug_is_off_unless_asked_for():
+    assert loaded(SECRET_KEY=STRONG_KEY)["debug"] is False
+    assert loaded(DEBUG="true")["debug"] is True
+
+
+def test_the_default_database_is_a_sqlite_file_that_locks_for_writing_at_begin():
+    settings = loaded(DEBUG="1")
+
+    assert settings["engine"] == "django.db.backends.sqlite3"
+    assert settings["name"] == str(ROOT / "var" / "db.sqlite3")
+    assert settings["options"]["transaction_mode"] == "IMMEDIATE"
+    assert "journal_mode=WAL" in settings["options"]["init_command"]
+
+
+def test_database_url_selects_postgresql():
+    settings = loaded(DEBUG="1", DATABASE_URL="postgres://alice:pw@db.internal:5433/yahtzee")
+
+    assert settings["engine"] == "django.db.backends.postgresql"
+    assert settings["name"] == "yahtzee"
+    assert settings["host"] == "db.internal"
+
+
+def test_the_default_channel_layer_is_in_memory():
+    assert loaded(DEBUG="1")["layer"] == {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+
+
+def test_redis_url_selects_channels_redis():
+    layer = loaded(DEBUG="1", REDIS_URL="redis://cache.internal:6379/2")["layer"]
+
+    assert layer == {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": ["redis://cache.internal:6379/2"]},
+    }
+
+
+def test_allowed_hosts_is_a_comma_separated_list():
+    hosts = loaded(DEBUG="1", ALLOWED_HOSTS="yahtzee.example, www.yahtzee.example")["hosts"]
+
+    assert hosts == ["yahtzee.example", "www.yahtzee.example"]
+
+
+def test_a_deployed_site_redirects_to_https():
+    assert loaded(SECRET_KEY=STRONG_KEY)["ssl_redirect"] is True
+    assert loaded(DEBUG="1")["ssl_redirect"] is False
+
+
+def test_check_deploy_has_nothing_to_say_with_debug_off():
+    clean = {k: v for k, v in os.environ.items() if k not in ENVIRONMENT}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "DEBUG"],
+        cwd=ROOT,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "yahtzee_site.settings", "SECRET_KEY": STRONG_KEY},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues (0 silenced)." in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("1", True), ("true", True), ("YES", True), ("on", True), ("0", False), ("off", False)],
+)
+def test_env_bool_reads_the_usual_spellings(monkeypatch, raw, expected):
+    monkeypatch.setenv("SOME_FLAG", raw)
+
+    assert env.env_bool("SOME_FLAG", default=not expected) is expected
+
+
+@pytest.mark.parametrize(("reader", "raw"), [(env.env_bool, "maybe"), (env.env_int, "ten")])
+def test_env_readers_refuse_values_they_cannot_read(monkeypatch, reader, raw):
+    monkeypatch.setenv("SOME_SETTING", raw)
+
+    with pytest.raises(ImproperlyConfigured, match="SOME_SETTING must be"):
+        reader("SOME_SETTING", default=0)
+
+
+def test_env_str_without_a_default_requires_the_variable(monkeypatch):
+    monkeypatch.delenv("SOME_SETTING", raising=False)
+
+    with pytest.raises(ImproperlyConfigured, match="Set the SOME_SETTING environment variable"):
+        env.env_str("SOME_SETTING", default=None)
