@@ -26,10 +26,11 @@ any empty box.
 from __future__ import annotations
 
 import enum
+import operator
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Final, TypeAlias, TypeGuard
+from typing import Final, TypeAlias
 
 Dice: TypeAlias = tuple[int, ...]
 """Five die faces, each 1 to 6, in the order they lie on the table."""
@@ -213,15 +214,31 @@ def get_rules(name: str) -> Rules:
 # --------------------------------------------------------------------------
 
 
-def _is_face(value: object) -> TypeGuard[int]:
-    # bool is an int subclass; True is not a die face.
-    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 6
+def _whole_numbers(values: list[object] | None, low: int, high: int) -> list[int] | None:
+    """``values`` as ints if every one is a whole number from ``low`` to ``high``, else None.
+
+    Integer types such as numpy's are welcome; bool (an int subclass) is not a number here.
+    """
+    if values is None:
+        return None
+    numbers = []
+    for value in values:
+        if isinstance(value, bool):
+            return None
+        try:
+            number = operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            return None
+        if not low <= number <= high:
+            return None
+        numbers.append(number)
+    return numbers
 
 
-def _as_list(values: object) -> list[object]:
-    # A string is iterable but is never dice or positions: keep it whole so it is refused.
+def _as_list(values: object) -> list[object] | None:
+    """``values`` as a list, or None for a string or a lone value: those are never dice."""
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
-        return [values]
+        return None
     return list(values)
 
 
@@ -235,9 +252,8 @@ def parse_dice(dice: Iterable[int]) -> Dice:
     ...
     games.rules.InvalidInputError: dice must be five whole numbers from 1 to 6, got [1, 2, 3]
     """
-    values = _as_list(dice)
-    faces = [v for v in values if _is_face(v)]
-    if len(faces) != DICE_COUNT or len(values) != DICE_COUNT:
+    faces = _whole_numbers(_as_list(dice), 1, 6)
+    if faces is None or len(faces) != DICE_COUNT:
         raise InvalidInputError(
             f"dice must be five whole numbers from 1 to 6, got {dice!r}", code="invalid_dice"
         )
@@ -323,7 +339,7 @@ class Scorecard:
         if not isinstance(self.rules, Rules):
             raise InvalidInputError(f"rules must be a preset, got {self.rules!r}")
         if len(self.boxes) != len(Category) or not all(
-            points is None or (isinstance(points, int) and points >= 0) for points in self.boxes
+            points is None or (type(points) is int and points >= 0) for points in self.boxes
         ):
             raise InvalidInputError(f"a card has 13 boxes of points or None, got {self.boxes!r}")
         if self.yahtzee_bonus_count < 0:
@@ -332,7 +348,7 @@ class Scorecard:
     @classmethod
     def from_filled(
         cls,
-        filled: Mapping[Category | str, int],
+        filled: Mapping[Category, int] | Mapping[str, int],
         *,
         rules: Rules = OFFICIAL,
         yahtzee_bonus_count: int = 0,
@@ -460,9 +476,8 @@ class Scorecard:
 
 def parse_hold(hold: Iterable[int]) -> frozenset[int]:
     """Check that ``hold`` names dice by position 0 to 4, each once, and return the set."""
-    values = _as_list(hold)
-    positions = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
-    if len(positions) != len(values) or not all(0 <= p < DICE_COUNT for p in positions):
+    positions = _whole_numbers(_as_list(hold), 0, DICE_COUNT - 1)
+    if positions is None:
         raise InvalidInputError(
             f"dice to hold are positions 0 to 4, got {hold!r}", code="invalid_hold"
         )
@@ -519,9 +534,8 @@ class Turn:
         """
         count = self.to_throw(hold)
         kept = parse_hold(hold)
-        values = _as_list(fresh)
-        faces = [v for v in values if _is_face(v)]
-        if len(faces) != count or len(values) != count:
+        faces = _whole_numbers(_as_list(fresh), 1, 6)
+        if faces is None or len(faces) != count:
             raise InvalidInputError(
                 f"this roll throws {count} dice and needs {count} faces from 1 to 6, got {fresh!r}",
                 code="invalid_dice",
@@ -691,26 +705,30 @@ class Game:
 
     def leave(self, seat: int) -> Game:
         """The game after ``seat`` leaves: its turns are skipped and its card stands."""
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise InvalidInputError(f"no seat {seat!r} in this game", code="invalid_seat")
+        self._check_seat(seat)
+        if self.is_over:
+            raise IllegalMoveError("the game is over", code="game_over")
         if seat in self.left:
             raise IllegalMoveError(f"seat {seat} has already left", code="already_left")
         left = self.left | {seat}
         if self.current is None:
-            roll_off = self.roll_off.without(seat)
-            if not roll_off.contenders:
-                # Everyone tied for the lead has gone: the seats that remain roll again.
-                roll_off = RollOff(
-                    tuple(s for s in range(self.players) if s not in left), roll_off.rounds
-                )
-            return Game(self.rules, self.cards, roll_off, left=left)._start_if_decided()
+            # Leaving the roll-off one seat at a time always leaves a contender: the roll-off
+            # is decided, and play starts, as soon as only one is left.
+            return Game(
+                self.rules, self.cards, self.roll_off.without(seat), left=left
+            )._start_if_decided()
         if seat != self.current:
             return Game(self.rules, self.cards, self.roll_off, self.current, self.turn, left)
         return Game(self.rules, self.cards, self.roll_off, seat, Turn(), left)._pass_turn()
 
     # -- helpers ------------------------------------------------------------
 
+    def _check_seat(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise InvalidInputError(f"no seat {seat!r} in this game", code="invalid_seat")
+
     def _check_turn(self, seat: int) -> None:
+        self._check_seat(seat)
         if self.is_over:
             raise IllegalMoveError("the game is over", code="game_over")
         if self.current is None:
