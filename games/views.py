@@ -4,7 +4,7 @@ import asyncio
 import time
 from collections.abc import Awaitable
 
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -87,7 +87,7 @@ async def _timed(check: Awaitable[dict[str, object]]) -> dict[str, object]:
 @require_safe
 async def health(request: HttpRequest) -> JsonResponse:
     """Whether the database and the channel layer answer: 200 when both do, else 503."""
-    database = await _timed(sync_to_async(_check_database)())
+    database = await _timed(database_sync_to_async(_check_database)())
     channel_layer = await _timed(_check_channel_layer())
     ok = bool(database["ok"]) and bool(channel_layer["ok"])
     return JsonResponse(

@@ -20,6 +20,15 @@ CHROMIUM_ARGS = [
 ]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the browser tests last.
+
+    Playwright's sync API keeps an event loop running in the main thread while its
+    browser is open, and async tests cannot start their own loop beside it.
+    """
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
 def _make_application():  # type: ignore[no-untyped-def]
     # Imported in the server process, after the fork, with the test database in settings.
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler

@@ -17,7 +17,15 @@ from yahtzee_site import env
 
 ROOT = Path(__file__).resolve().parent.parent
 STRONG_KEY = "k3Jq9Zr7Xw2Lp5Vt8Nb4Hs6Md1Fg0Ya-Ec_Ru3Oi7Tz9Wq2Ux5Pl8Kj4Hn6Bv"
-ENVIRONMENT = ("DEBUG", "SECRET_KEY", "DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS")
+# Cleared for each case; DJANGO_ALLOW_ASYNC_UNSAFE is set by the browser tests' fixture.
+ENVIRONMENT = (
+    "DEBUG",
+    "SECRET_KEY",
+    "DATABASE_URL",
+    "REDIS_URL",
+    "ALLOWED_HOSTS",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+)
 
 
 def load_settings(**environ: str) -> subprocess.CompletedProcess[str]:
