@@ -20,21 +20,30 @@ HEALTH_TIMEOUT_SECONDS = 2.0
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The welcome page, with the scorecard's thirteen boxes explained."""
-    boxes = [
-        {"category": category, "upper": category.is_upper, "how": BOX_HOW_TO[category]}
-        for category in rules.Category
+
+    def boxes(section: tuple[rules.Category, ...]) -> list[dict[str, str]]:
+        return [{"label": c.label, "how": BOX_HOW_TO[c]} for c in section]
+
+    sections = [
+        {
+            "title": "Upper section",
+            "boxes": boxes(rules.UPPER),
+            "bonus_label": "Bonus",
+            "bonus": f"{rules.UPPER_BONUS} when the upper boxes reach "
+            f"{rules.UPPER_BONUS_THRESHOLD}.",
+        },
+        {
+            "title": "Lower section",
+            "boxes": boxes(rules.LOWER),
+            "bonus_label": "Yahtzee bonus",
+            "bonus": f"{rules.YAHTZEE_BONUS} for each further Yahtzee, once the Yahtzee box "
+            f"holds {rules.YAHTZEE_SCORE}.",
+        },
     ]
     return render(
         request,
         "games/home.html",
-        {
-            "upper_boxes": [box for box in boxes if box["upper"]],
-            "lower_boxes": [box for box in boxes if not box["upper"]],
-            "upper_bonus": rules.UPPER_BONUS,
-            "upper_bonus_threshold": rules.UPPER_BONUS_THRESHOLD,
-            "yahtzee_bonus": rules.YAHTZEE_BONUS,
-            "presets": rules.PRESETS.values(),
-        },
+        {"sections": sections, "presets": rules.PRESETS.values()},
     )
 
 
