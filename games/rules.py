@@ -510,7 +510,9 @@ class Turn:
 
     def to_throw(self, hold: Iterable[int] = ()) -> int:
         """How many fresh dice a roll keeping ``hold`` needs; checks the roll is allowed."""
-        kept = parse_hold(hold)
+        return self._throw_count(parse_hold(hold))
+
+    def _throw_count(self, kept: frozenset[int]) -> int:
         if self.rolls_left <= 0:
             raise IllegalMoveError(
                 "no rolls left: score this roll in an empty box", code="no_rolls_left"
@@ -532,8 +534,8 @@ class Turn:
         >>> Turn().roll([1, 2, 3, 4, 5]).roll([6, 6], hold=[1, 2, 3]).dice
         (6, 2, 3, 4, 6)
         """
-        count = self.to_throw(hold)
-        kept = parse_hold(hold)
+        kept = parse_hold(hold)  # Once: ``hold`` may be an iterator.
+        count = self._throw_count(kept)
         faces = _whole_numbers(_as_list(fresh), 1, 6)
         if faces is None or len(faces) != count:
             raise InvalidInputError(

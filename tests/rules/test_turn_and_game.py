@@ -400,3 +400,9 @@ def test_commands_name_a_real_seat(seat: object) -> None:
     ):
         with raises_code("invalid_seat", InvalidInputError):
             command()
+
+
+def test_a_hold_given_as_an_iterator_is_read_once() -> None:
+    turn = Turn().roll([1, 2, 3, 4, 5])
+
+    assert turn.roll([6, 6], hold=iter([1, 2, 3])).dice == (6, 2, 3, 4, 6)
