@@ -25,3 +25,9 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Serve static/ straight from the finders, as in development: no collectstatic in tests.
 WHITENOISE_USE_FINDERS = True
 STATIC_ROOT = None
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # One file per test run, so two runs in one checkout never share (or delete) a database.
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": str(BASE_DIR / "var" / f"test-db-{os.getpid()}.sqlite3")  # noqa: F405
+    }
