@@ -1,0 +1,178 @@
+"""What a game stores: the room, its seats, their filled boxes and the log of what happened.
+
+The log (:class:`GameEvent`) is the record: every change to a game appends
+events to it, and :mod:`games.replay` rebuilds any game from it with the rules
+engine alone. The other tables hold the state that follows from the log, so a
+command can be checked without replaying the whole game.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from games import rules
+
+#: 12 random bytes: 96 bits, written as 16 URL-safe characters.
+INVITE_CODE_BYTES = 12
+NAME_MAX_LENGTH = 24
+
+
+def new_invite_code() -> str:
+    """A fresh invite code that nobody can guess (96 bits from ``secrets``)."""
+    return secrets.token_urlsafe(INVITE_CODE_BYTES)
+
+
+def new_player_token() -> str:
+    """A secret that lets a client without the browser's session take its seat back."""
+    return secrets.token_urlsafe(24)
+
+
+def room_group(code: str) -> str:
+    """The channel layer group of everyone connected to the game with this invite code."""
+    return f"game-{code}"
+
+
+CATEGORY_CHOICES = [(c.value, c.label) for c in rules.Category]
+PRESET_CHOICES = [(name, preset.label) for name, preset in rules.PRESETS.items()]
+
+
+class Game(models.Model):
+    """A game room, from the lobby to the final scores."""
+
+    class Status(models.TextChoices):
+        LOBBY = "lobby", "Waiting for players"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    code = models.CharField(max_length=32, unique=True, default=new_invite_code, editable=False)
+    preset = models.CharField(max_length=20, choices=PRESET_CHOICES, default=rules.OFFICIAL.name)
+    seats = models.PositiveSmallIntegerField(
+        default=rules.MAX_PLAYERS, help_text="How many players may sit down (1 to 6)."
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    #: The sequence number of the last event; every broadcast carries it.
+    version = models.PositiveIntegerField(default=0)
+    #: The sequence number of the last event that changed the play (anything but chat).
+    #: A command sent by a client that had not seen it is stale.
+    state_version = models.PositiveIntegerField(default=0)
+    #: Open websocket connections that watch without a seat, across every server process.
+    watchers = models.PositiveIntegerField(default=0)
+
+    # The state of play that follows from the log. Cards are the FilledBox rows.
+    current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    dice = models.JSONField(null=True, blank=True)
+    rolls_used = models.PositiveSmallIntegerField(default=0)
+    held = models.JSONField(default=list, blank=True)
+    #: ``{"contenders": [seat, ...], "rounds": [[[seat, dice], ...], ...]}`` once started.
+    roll_off = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.code} ({self.get_status_display()})"
+
+    @property
+    def group_name(self) -> str:
+        """The channel layer group of everyone in the room."""
+        return room_group(self.code)
+
+    @property
+    def rules(self) -> rules.Rules:
+        return rules.get_rules(self.preset)
+
+
+class Player(models.Model):
+    """A seat at a game, held by a browser session (or a client with the seat's token)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
+    seat = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=NAME_MAX_LENGTH)
+    is_host = models.BooleanField(default=False)
+    session_key = models.CharField(max_length=40, blank=True, db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    token = models.CharField(max_length=64, unique=True, default=new_player_token, editable=False)
+    #: Open websocket connections of this seat, across every server process.
+    connections = models.PositiveSmallIntegerField(default=0)
+    has_left = models.BooleanField(default=False)
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="one_player_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.seat} of {self.game.code})"
+
+    @property
+    def is_connected(self) -> bool:
+        return self.connections > 0
+
+
+class FilledBox(models.Model):
+    """A box a player has written a score in."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="boxes")
+    category = models.CharField(max_length=20, choices=CATEGORY_CHOICES)
+    points = models.PositiveSmallIntegerField()
+    round = models.PositiveSmallIntegerField()
+    dice = models.JSONField()
+    #: True when this roll was an extra Yahtzee that earned a bonus check.
+    yahtzee_bonus = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["player", "round"]
+        verbose_name_plural = "filled boxes"
+        constraints = [
+            models.UniqueConstraint(fields=["player", "category"], name="one_score_per_box"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player.name}: {self.points} in {self.get_category_display()}"
+
+
+class GameEvent(models.Model):
+    """One thing that happened in a game. Append-only: never edited, never deleted alone."""
+
+    class Kind(models.TextChoices):
+        CREATED = "created"
+        JOINED = "joined"
+        LEFT = "left"
+        STARTED = "started"
+        ROLL_OFF = "roll_off"
+        ROLLED = "rolled"
+        SCORED = "scored"
+        FINISHED = "finished"
+        CHAT = "chat"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    payload = models.JSONField(default=dict)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="one_event_per_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game.code} #{self.seq} {self.kind}"
+
+    def save(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if not self._state.adding:
+            raise ValueError("game events are append-only and cannot be changed")
+        super().save(*args, **kwargs)
