@@ -1,8 +1,10 @@
 from django.urls import path
 
-from games import views
+from games import api, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("health/", views.health, name="health"),
+    path("api/games/", api.create_game, name="api-create-game"),
+    path("api/games/<str:code>/", api.game, name="api-game"),
 ]

@@ -1,0 +1,64 @@
+"""A small JSON API for clients that are not the site's pages (see ``docs/protocol.md``).
+
+It creates rooms and shows them; everything that happens in a room happens on
+its websocket. It does not use the browser's session, so it needs no CSRF
+token: a seat created here is held by the token it returns.
+"""
+
+import json
+from typing import Any
+
+from django.http import HttpRequest, JsonResponse
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST, require_safe
+
+from games import rules, services
+from games.services import CommandError
+
+MAX_BODY_BYTES = 16 * 1024
+
+
+def _error(status: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "message": message}}, status=status)
+
+
+@csrf_exempt
+@require_POST
+def create_game(request: HttpRequest) -> JsonResponse:
+    """``POST /api/games/`` with ``{"name", "preset", "seats"}``: a new room (201)."""
+    if len(request.body) > MAX_BODY_BYTES:
+        return _error(413, "too_large", "the request is 16 KiB at most")
+    try:
+        data: Any = json.loads(request.body or b"{}")
+    except ValueError:
+        return _error(400, "invalid_json", "the request body is not valid JSON")
+    if not isinstance(data, dict):
+        return _error(400, "invalid_message", "the request body is a JSON object")
+    try:
+        game, player = services.create_game(
+            preset=data.get("preset", rules.OFFICIAL.name),
+            seats=data.get("seats", rules.MAX_PLAYERS),
+            host_name=data.get("name"),
+        )
+    except (CommandError, rules.RuleError) as error:
+        return _error(400, error.code, str(error))
+    body = {
+        "code": game.code,
+        "websocket": f"/ws/games/{game.code}/",
+        "snapshot": reverse("api-game", args=[game.code]),
+        "seat": player.seat if player else None,
+        "token": player.token if player else None,
+    }
+    return JsonResponse(body, status=201)
+
+
+@require_safe
+@never_cache
+def game(request: HttpRequest, code: str) -> JsonResponse:
+    """``GET /api/games/<code>/``: the room as a watcher sees it (the websocket's snapshot)."""
+    try:
+        return JsonResponse(services.snapshot(code))
+    except CommandError as error:
+        return _error(404, error.code, str(error))

@@ -1,0 +1,590 @@
+"""The commands of a game, applied on the server: one function per command.
+
+Each command runs in one short transaction that locks the game's row, so two
+commands on one game never interleave (``select_for_update`` on PostgreSQL; on
+SQLite every write transaction takes the database's write lock when it
+begins). It loads the state from the tables, applies the rules engine, appends
+its events to the log with the next sequence numbers, stores the new state,
+and broadcasts the events to the room only once the transaction has committed,
+so nobody is ever told about a change that was rolled back.
+
+Errors are :class:`CommandError` (or the rules engine's
+:class:`~games.rules.RuleError`); both carry a stable ``code`` for clients.
+Nothing is written when a command fails.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.utils import timezone
+
+from games import dice, rules
+from games.models import NAME_MAX_LENGTH, FilledBox, Game, GameEvent, Player
+
+CHAT_MAX_LENGTH = 500
+#: Events a snapshot carries, so a page can show what just happened.
+RECENT_EVENTS = 50
+
+
+class CommandError(Exception):
+    """A command the server refuses, with a stable ``code`` and a message for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+# --------------------------------------------------------------------------
+# Creating, joining and leaving
+# --------------------------------------------------------------------------
+
+
+def create_game(
+    *,
+    preset: str = rules.OFFICIAL.name,
+    seats: int = rules.MAX_PLAYERS,
+    host_name: str | None = None,
+    session_key: str = "",
+) -> tuple[Game, Player | None]:
+    """A new room in its lobby; with ``host_name``, its creator takes seat 0 as host."""
+    rules.get_rules(preset)  # Raises unknown_rules.
+    if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= rules.MAX_PLAYERS:
+        raise CommandError("invalid_seats", f"a game has 1 to {rules.MAX_PLAYERS} seats")
+    name = clean_name(host_name) if host_name is not None else None
+    with transaction.atomic():
+        game = Game.objects.create(preset=preset, seats=seats)
+        events = [_append(game, GameEvent.Kind.CREATED, {"preset": preset, "seats": seats})]
+        player = None
+        if name is not None:
+            player, joined = _seat(game, [], name, session_key)
+            events.append(joined)
+        _save(game, events)
+    return game, player
+
+
+def join_game(code: str, name: str, *, session_key: str = "") -> Player:
+    """Take the next free seat under ``name``.
+
+    A browser session that already has a seat here gets that seat back. A game
+    that has started, or whose seats are full, refuses with ``game_started`` or
+    ``game_full``: the caller watches instead.
+    """
+    name = clean_name(name)
+    with transaction.atomic():
+        game = _lock(code)
+        players = list(game.players.all())
+        if session_key:
+            for player in players:
+                if player.session_key == session_key and not player.has_left:
+                    return player
+        if game.status != Game.Status.LOBBY:
+            raise CommandError("game_started", "the game has started: you are watching it")
+        if len(players) >= game.seats:
+            raise CommandError("game_full", "every seat is taken: you are watching the game")
+        if any(p.name.casefold() == name.casefold() for p in players):
+            raise CommandError("name_taken", f"someone here is already called {name}")
+        player, joined = _seat(game, players, name, session_key)
+        _save(game, [joined])
+    return player
+
+
+def leave_game(code: str, player_id: int | None, *, as_seat: int | None = None) -> None:
+    """Give up a seat.
+
+    In the lobby the seat is freed, the seats after it move up one, and the
+    host's role passes on if the host left. In play the seat is marked as left:
+    its turns are skipped and its score stands.
+    """
+    with transaction.atomic():
+        game = _lock(code)
+        players = list(game.players.all())
+        player = _player(players, player_id, as_seat)
+        if game.status == Game.Status.LOBBY:
+            events = [_free_seat(game, players, player)]
+        else:
+            state = _rules_state(game, players)
+            state = state.leave(player.seat)  # Raises game_over or already_left.
+            player.has_left = True
+            player.save(update_fields=["has_left"])
+            _store(game, state)
+            next_seat = None if state.is_over else state.current
+            payload = {"seat": player.seat, "name": player.name, "next": next_seat}
+            events = [_append(game, GameEvent.Kind.LEFT, payload)]
+            events += _finish_if_over(game, state)
+        _save(game, events)
+
+
+# --------------------------------------------------------------------------
+# Playing
+# --------------------------------------------------------------------------
+
+
+def start_game(
+    code: str, player_id: int | None, *, version: object, as_seat: int | None = None
+) -> None:
+    """The host starts the game: the server throws the roll-off until one seat wins it."""
+    with transaction.atomic():
+        game = _lock(code)
+        players = list(game.players.all())
+        player = _player(players, player_id, as_seat)
+        if not player.is_host:
+            raise CommandError("not_host", "only the host can start the game")
+        if game.status != Game.Status.LOBBY:
+            raise CommandError("already_started", "the game has already started")
+        _check_version(game, version)
+        state = rules.Game.new(len(players), game.rules)
+        events = [
+            _append(
+                game,
+                GameEvent.Kind.STARTED,
+                {"players": [p.name for p in players], "first": state.current},
+            )
+        ]
+        while state.current is None:
+            throws = {seat: dice.roll(rules.DICE_COUNT) for seat in state.roll_off.contenders}
+            state = state.throw_roll_off(throws)
+            payload = {
+                "throws": [[seat, faces] for seat, faces in throws.items()],
+                "contenders": list(state.roll_off.contenders),
+                "first": state.current,
+            }
+            events.append(_append(game, GameEvent.Kind.ROLL_OFF, payload))
+        game.status = Game.Status.PLAYING
+        game.started_at = timezone.now()
+        _store(game, state)
+        _save(game, events)
+
+
+def roll(
+    code: str,
+    player_id: int | None,
+    hold: Iterable[int] = (),
+    *,
+    version: object,
+    as_seat: int | None = None,
+) -> None:
+    """The player on turn keeps the dice at positions ``hold`` (0 to 4) and throws the rest."""
+    with transaction.atomic():
+        game, _, player, state = _load_turn(code, player_id, version, as_seat)
+        kept = rules.parse_hold(hold)
+        # Dice are thrown only for the player on turn; for anyone else the rules say why not.
+        fresh = dice.roll(state.turn.to_throw(kept)) if state.current == player.seat else []
+        state = state.roll(player.seat, fresh, kept)  # Raises not_your_turn, no_rolls_left...
+        _store(game, state)
+        payload = {
+            "seat": player.seat,
+            "dice": list(state.turn.dice or ()),
+            "held": sorted(kept),
+            "rolls_left": state.turn.rolls_left,
+        }
+        _save(game, [_append(game, GameEvent.Kind.ROLLED, payload)])
+
+
+def score(
+    code: str, player_id: int | None, category: str, *, version: object, as_seat: int | None = None
+) -> None:
+    """The player on turn writes the dice in ``category``; the turn passes on."""
+    with transaction.atomic():
+        game, _, player, before = _load_turn(code, player_id, version, as_seat)
+        box = rules.Category.parse(category)
+        state = before.score(player.seat, box)  # Raises box_filled, joker_forced, not_rolled...
+        card, old_card = state.cards[player.seat], before.cards[player.seat]
+        points = card[box]
+        assert points is not None
+        bonus = card.yahtzee_bonus_count > old_card.yahtzee_bonus_count
+        FilledBox.objects.create(
+            player=player,
+            category=box.value,
+            points=points,
+            round=len(old_card.filled) + 1,
+            dice=list(before.turn.dice or ()),
+            yahtzee_bonus=bonus,
+        )
+        _store(game, state)
+        payload = {
+            "seat": player.seat,
+            "category": box.value,
+            "points": points,
+            "dice": list(before.turn.dice or ()),
+            "yahtzee_bonus": bonus,
+            "total": card.total,
+            "next": None if state.is_over else state.current,
+        }
+        events = [_append(game, GameEvent.Kind.SCORED, payload)]
+        events += _finish_if_over(game, state)
+        _save(game, events)
+
+
+def chat(code: str, player_id: int | None, text: object, *, as_seat: int | None = None) -> None:
+    """A seated player says something to the room."""
+    if not isinstance(text, str) or not text.strip():
+        raise CommandError("invalid_message", "chat needs some text")
+    text = text.strip()
+    if len(text) > CHAT_MAX_LENGTH:
+        raise CommandError(
+            "chat_too_long", f"chat messages are {CHAT_MAX_LENGTH} characters at most"
+        )
+    with transaction.atomic():
+        game = _lock(code)
+        player = _player(list(game.players.all()), player_id, as_seat)
+        payload = {"seat": player.seat, "name": player.name, "text": text}
+        _save(game, [_append(game, GameEvent.Kind.CHAT, payload, changes_play=False)])
+
+
+# --------------------------------------------------------------------------
+# Who is here
+# --------------------------------------------------------------------------
+
+
+def arrive(code: str, *, session_key: str = "") -> int | None:
+    """A new connection to the room: the id of its browser session's seat, or ``None`` to watch.
+
+    The connection is counted (for presence) and the room is told.
+    """
+    _get(code)  # Raises no_such_game.
+    player = None
+    if session_key:
+        player = Player.objects.filter(
+            game__code=code, session_key=session_key, has_left=False
+        ).first()
+    player_id = player.pk if player else None
+    _count_connection(code, player_id, +1)
+    return player_id
+
+
+def resume(code: str, token: str, *, current_player_id: int | None) -> int:
+    """Take a seat back with its token (for clients without the browser's session)."""
+    player = None
+    if isinstance(token, str) and token:
+        player = Player.objects.filter(game__code=code, token=token, has_left=False).first()
+    if player is None:
+        raise CommandError("invalid_token", "no seat in this game has that token")
+    move_connection(code, current_player_id, player.pk)
+    return player.pk
+
+
+def disconnect(code: str, player_id: int | None) -> None:
+    """Count a connection gone and tell the room."""
+    _count_connection(code, player_id, -1)
+
+
+def _count_connection(code: str, player_id: int | None, change: int) -> None:
+    with transaction.atomic():
+        game = _lock(code)
+        if player_id is None:
+            game.watchers = max(0, game.watchers + change)
+            game.save(update_fields=["watchers"])
+        else:
+            # A seat freed in the lobby is gone with its count.
+            player = Player.objects.filter(pk=player_id, game=game).first()
+            if player is not None:
+                player.connections = max(0, player.connections + change)
+                player.save(update_fields=["connections"])
+        message = presence(game, list(game.players.all()))
+        transaction.on_commit(lambda: _send(game.group_name, "game.presence", [message]))
+
+
+def move_connection(code: str, old_player_id: int | None, new_player_id: int | None) -> None:
+    """A connection that took a seat (or gave one up) counts for its new role."""
+    if old_player_id != new_player_id:
+        with transaction.atomic():
+            _count_connection(code, old_player_id, -1)
+            _count_connection(code, new_player_id, +1)
+
+
+# --------------------------------------------------------------------------
+# What clients see
+# --------------------------------------------------------------------------
+
+
+def snapshot(code: str, player_id: int | None = None) -> dict[str, Any]:
+    """Everything a client needs to draw the room, as of ``version``."""
+    game = _get(code)
+    players = list(game.players.all())
+    state = _rules_state(game, players) if game.status != Game.Status.LOBBY else None
+    you = next((p for p in players if p.pk == player_id), None)
+    recent = list(game.events.order_by("-seq")[:RECENT_EVENTS])
+    return {
+        "type": "snapshot",
+        "version": game.version,
+        "game": {
+            "code": game.code,
+            "preset": game.preset,
+            "preset_label": game.rules.label,
+            "seats": game.seats,
+            "status": game.status,
+            "created_at": game.created_at.isoformat(),
+            "started_at": game.started_at.isoformat() if game.started_at else None,
+            "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+            "round": state.round if state else None,
+        },
+        "you": None if you is None else {"seat": you.seat, "name": you.name, "host": you.is_host},
+        "players": [
+            {
+                "seat": p.seat,
+                "name": p.name,
+                "host": p.is_host,
+                "connected": p.is_connected,
+                "left": p.has_left,
+                "card": card_json(state.cards[p.seat] if state else rules.Scorecard(game.rules)),
+            }
+            for p in players
+        ],
+        "watchers": game.watchers,
+        "turn": _turn_json(state),
+        "roll_off": _roll_off_json(state.roll_off) if state else None,
+        "winners": list(state.winners) if state else [],
+        "recent": [event_message(e) for e in reversed(recent)],
+    }
+
+
+def card_json(card: rules.Scorecard) -> dict[str, Any]:
+    """A scorecard as clients see it: every box, and the totals."""
+    return {
+        "boxes": {c.value: card[c] for c in rules.Category},
+        "upper_total": card.upper_total,
+        "upper_bonus": card.upper_bonus,
+        "yahtzee_bonus_count": card.yahtzee_bonus_count,
+        "yahtzee_bonus": card.yahtzee_bonus,
+        "lower_total": card.lower_total,
+        "total": card.total,
+    }
+
+
+def _turn_json(state: rules.Game | None) -> dict[str, Any] | None:
+    if state is None or state.current is None or state.is_over:
+        return None
+    dice = state.turn.dice
+    card = state.cards[state.current]
+    return {
+        "seat": state.current,
+        "dice": list(dice) if dice else None,
+        "held": sorted(state.turn.held),
+        "rolls_left": state.turn.rolls_left,
+        # What each open box would score with these dice (only the allowed boxes under a Joker).
+        "options": {c.value: points for c, points in card.options(dice).items()} if dice else {},
+    }
+
+
+def _roll_off_json(roll_off: rules.RollOff) -> dict[str, Any]:
+    return {
+        "contenders": list(roll_off.contenders),
+        "rounds": [[[seat, list(dice)] for seat, dice in rnd] for rnd in roll_off.rounds],
+        "winner": roll_off.winner,
+    }
+
+
+def presence(game: Game, players: Sequence[Player]) -> dict[str, Any]:
+    """Who is connected: each seat, and how many watch."""
+    return {
+        "type": "presence",
+        "players": [{"seat": p.seat, "connected": p.is_connected} for p in players],
+        "watchers": game.watchers,
+    }
+
+
+def event_message(event: GameEvent) -> dict[str, Any]:
+    """An event as it is broadcast: its kind, its data and the version it brings the room to."""
+    return {
+        "type": "event",
+        "version": event.seq,
+        "kind": event.kind,
+        "data": event.payload,
+        "at": event.created_at.isoformat(),
+    }
+
+
+def replay_events(code: str) -> list[tuple[str, dict[str, Any]]]:
+    """The log of a game, as :func:`games.replay.replay` takes it."""
+    return [(e.kind, e.payload) for e in GameEvent.objects.filter(game__code=code).order_by("seq")]
+
+
+def rules_state(code: str) -> tuple[Game, list[Player], rules.Game | None]:
+    """The stored state of a game: its row, its seats, and the rules engine's game once started."""
+    game = _get(code)
+    players = list(game.players.all())
+    return game, players, _rules_state(game, players) if game.status != Game.Status.LOBBY else None
+
+
+def clean_name(name: object) -> str:
+    """A display name with spaces tidied, or ``invalid_name`` if it is empty, long or odd."""
+    if not isinstance(name, str):
+        raise CommandError("invalid_name", "a name is some text")
+    name = " ".join(name.split())
+    if not name:
+        raise CommandError("invalid_name", "choose a name")
+    if len(name) > NAME_MAX_LENGTH:
+        raise CommandError("invalid_name", f"a name is {NAME_MAX_LENGTH} characters at most")
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise CommandError("invalid_name", "a name cannot hold control characters")
+    return name
+
+
+# --------------------------------------------------------------------------
+# Helpers
+# --------------------------------------------------------------------------
+
+
+def _get(code: str) -> Game:
+    try:
+        return Game.objects.get(code=code)
+    except Game.DoesNotExist:
+        raise CommandError("no_such_game", "there is no game at this link") from None
+
+
+def _lock(code: str) -> Game:
+    # The row lock makes commands on one game take turns; see the module docstring.
+    try:
+        return Game.objects.select_for_update().get(code=code)
+    except Game.DoesNotExist:
+        raise CommandError("no_such_game", "there is no game at this link") from None
+
+
+def _player(players: Sequence[Player], player_id: int | None, as_seat: int | None = None) -> Player:
+    for player in players:
+        if player.pk == player_id:
+            if player.has_left:
+                raise CommandError("not_a_player", "you have left this game")
+            if as_seat is not None and as_seat != player.seat:
+                raise CommandError("not_your_seat", "you can only act for your own seat")
+            return player
+    raise CommandError("not_a_player", "only players in this game can do that; you are watching")
+
+
+def _check_version(game: Game, version: object) -> None:
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise CommandError("invalid_message", "send the version of the game you last saw")
+    if version < game.state_version or version > game.version:
+        raise CommandError(
+            "stale",
+            f"the game has moved on (version {game.version}, you sent {version}): "
+            "the command was not applied",
+        )
+
+
+def _load_turn(
+    code: str, player_id: int | None, version: object, as_seat: int | None
+) -> tuple[Game, list[Player], Player, rules.Game]:
+    game = _lock(code)
+    players = list(game.players.all())
+    player = _player(players, player_id, as_seat)
+    if game.status == Game.Status.LOBBY:
+        raise CommandError("not_started", "the game has not started yet")
+    if game.status == Game.Status.FINISHED:
+        raise rules.IllegalMoveError("the game is over", code="game_over")
+    _check_version(game, version)
+    return game, players, player, _rules_state(game, players)
+
+
+def _rules_state(game: Game, players: Sequence[Player]) -> rules.Game:
+    """The rules engine's game from the tables (the log gives the same; a test checks)."""
+    preset = game.rules
+    filled: dict[int, dict[str, int]] = {p.pk: {} for p in players}
+    bonuses = dict.fromkeys(filled, 0)
+    for box in FilledBox.objects.filter(player__game=game).only(
+        "player_id", "category", "points", "yahtzee_bonus"
+    ):
+        filled[box.player_id][box.category] = box.points
+        bonuses[box.player_id] += box.yahtzee_bonus
+    cards = tuple(
+        rules.Scorecard.from_filled(filled[p.pk], rules=preset, yahtzee_bonus_count=bonuses[p.pk])
+        for p in players
+    )
+    roll_off = game.roll_off or {"contenders": [], "rounds": []}
+    return rules.Game(
+        rules=preset,
+        cards=cards,
+        roll_off=rules.RollOff(
+            tuple(roll_off["contenders"]),
+            tuple(tuple((s, tuple(d)) for s, d in rnd) for rnd in roll_off["rounds"]),
+        ),
+        current=game.current_seat,
+        turn=rules.Turn(
+            tuple(game.dice) if game.dice else None, game.rolls_used, frozenset(game.held)
+        ),
+        left=frozenset(p.seat for p in players if p.has_left),
+    )
+
+
+def _store(game: Game, state: rules.Game) -> None:
+    game.current_seat = state.current
+    game.dice = list(state.turn.dice) if state.turn.dice else None
+    game.rolls_used = state.turn.rolls_used
+    game.held = sorted(state.turn.held)
+    game.roll_off = _roll_off_json(state.roll_off)
+
+
+def _seat(
+    game: Game, players: Sequence[Player], name: str, session_key: str
+) -> tuple[Player, GameEvent]:
+    is_host = not players
+    player = Player.objects.create(
+        game=game, seat=len(players), name=name, is_host=is_host, session_key=session_key
+    )
+    payload = {"seat": player.seat, "name": name, "host": is_host}
+    return player, _append(game, GameEvent.Kind.JOINED, payload)
+
+
+def _free_seat(game: Game, players: list[Player], player: Player) -> GameEvent:
+    player.delete()
+    rest = [p for p in players if p.pk != player.pk]
+    # One row at a time, lowest first, so no two seats are ever equal mid-way.
+    for p in rest:
+        if p.seat > player.seat:
+            p.seat -= 1
+            p.save(update_fields=["seat"])
+    host = next((p for p in rest if p.is_host), None)
+    if host is None and rest:
+        host = rest[0]
+        host.is_host = True
+        host.save(update_fields=["is_host"])
+    payload = {"seat": player.seat, "name": player.name, "host": host.seat if host else None}
+    return _append(game, GameEvent.Kind.LEFT, payload)
+
+
+def _finish_if_over(game: Game, state: rules.Game) -> list[GameEvent]:
+    if not state.is_over:
+        return []
+    game.status = Game.Status.FINISHED
+    game.finished_at = timezone.now()
+    payload = {"winners": list(state.winners), "totals": [card.total for card in state.cards]}
+    return [_append(game, GameEvent.Kind.FINISHED, payload)]
+
+
+def _append(
+    game: Game, kind: str, payload: dict[str, Any], *, changes_play: bool = True
+) -> GameEvent:
+    game.version += 1
+    if changes_play:
+        game.state_version = game.version
+    return GameEvent.objects.create(game=game, seq=game.version, kind=kind, payload=payload)
+
+
+def _save(game: Game, events: list[GameEvent]) -> None:
+    """Store the game row and broadcast ``events`` once the transaction commits."""
+    game.save()
+    messages = [event_message(e) for e in events]
+    transaction.on_commit(lambda: _send(game.group_name, "game.event", messages))
+
+
+def _send(group: str, handler: str, messages: list[dict[str, Any]]) -> None:
+    layer = get_channel_layer()
+    if layer is None:  # pragma: no cover - the settings always configure one
+        return
+
+    async def send_all() -> None:
+        for message in messages:
+            await layer.group_send(
+                group,
+                {"type": handler, "version": message.get("version"), "text": json.dumps(message)},
+            )
+
+    async_to_sync(send_all)()

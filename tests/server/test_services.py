@@ -1,0 +1,463 @@
+"""The service layer: one command per function, rules applied on the server, all or nothing."""
+
+import pytest
+
+from games import rules, services
+from games.models import FilledBox, Game, GameEvent, Player
+from games.services import CommandError
+from tests.server.helpers import Table, fingerprint
+
+pytestmark = pytest.mark.django_db
+
+ALICE_FIRST = (6, 6, 6, 6, 6, 1, 1, 1, 1, 1)  # Roll-off throws: alice (seat 0), then bob.
+
+
+@pytest.fixture
+def table(fixed_dice) -> Table:  # type: ignore[no-untyped-def]
+    """Alice (host) and Bob, started, Alice on turn."""
+    table = Table("alice", "bob")
+    fixed_dice.load(*ALICE_FIRST)
+    table.start()
+    return table
+
+
+# -- creating and joining ---------------------------------------------------------------
+
+
+def test_it_creates_a_lobby_with_the_host_in_seat_0() -> None:
+    game, host = services.create_game(host_name="  Alice  Smith ", seats=4)
+    assert host is not None
+    assert (host.seat, host.name, host.is_host) == (0, "Alice Smith", True)
+    assert (game.status, game.seats, game.preset, game.version) == ("lobby", 4, "official", 2)
+    assert [e.kind for e in game.events.all()] == ["created", "joined"]
+
+
+def test_it_makes_invite_codes_that_cannot_be_guessed() -> None:
+    codes = {services.create_game()[0].code for _ in range(20)}
+    assert len(codes) == 20
+    # 16 URL-safe characters carry 96 bits, from ``secrets``.
+    assert all(len(code) == 16 for code in codes)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "code"),
+    [
+        ({"preset": "vegas"}, "unknown_rules"),
+        ({"seats": 0}, "invalid_seats"),
+        ({"seats": 7}, "invalid_seats"),
+        ({"seats": "6"}, "invalid_seats"),
+        ({"host_name": ""}, "invalid_name"),
+        ({"host_name": "x" * 25}, "invalid_name"),
+        ({"host_name": "bell\x07"}, "invalid_name"),
+        ({"host_name": 42}, "invalid_name"),
+    ],
+)
+def test_it_refuses_a_bad_room(kwargs: dict[str, object], code: str) -> None:
+    with pytest.raises((CommandError, rules.RuleError)) as error:
+        services.create_game(**kwargs)  # type: ignore[arg-type]
+    assert error.value.code == code  # type: ignore[union-attr]
+    assert not Game.objects.exists()
+
+
+def test_it_seats_joiners_in_order() -> None:
+    table = Table("alice", "bob", "carol")
+    assert table.seats() == {"alice": 0, "bob": 1, "carol": 2}
+    assert table.kinds() == ["created", "joined", "joined", "joined"]
+    assert not table.players["bob"].is_host
+
+
+def test_it_gives_a_session_its_seat_back() -> None:
+    table = Table("alice", "bob")
+    again = services.join_game(table.code, "Someone else", session_key="session-bob")
+    assert again.pk == table.players["bob"].pk
+    assert table.kinds().count("joined") == 2
+
+
+def test_it_refuses_a_name_already_at_the_table() -> None:
+    table = Table("alice")
+    with pytest.raises(CommandError, match="already called") as error:
+        table.join("ALICE")
+    assert error.value.code == "name_taken"
+
+
+def test_it_lets_a_latecomer_watch_a_full_game() -> None:
+    table = Table("alice", "bob", seats=2)
+    before = fingerprint(table.code)
+    with pytest.raises(CommandError) as error:
+        table.join("carol")
+    assert error.value.code == "game_full"
+    assert fingerprint(table.code) == before
+
+
+def test_it_lets_a_latecomer_watch_a_started_game(table: Table) -> None:
+    with pytest.raises(CommandError) as error:
+        table.join("carol")
+    assert error.value.code == "game_started"
+
+
+def test_it_refuses_an_unknown_invite_code() -> None:
+    with pytest.raises(CommandError) as error:
+        services.join_game("nosuchgame", "alice")
+    assert error.value.code == "no_such_game"
+
+
+# -- leaving ----------------------------------------------------------------------------
+
+
+def test_leaving_the_lobby_frees_the_seat_and_moves_the_others_up() -> None:
+    table = Table("alice", "bob", "carol")
+    table.leave("bob")
+    assert table.seats() == {"alice": 0, "carol": 1}
+    event = table.last_event()
+    assert (event.kind, event.payload) == ("left", {"seat": 1, "name": "bob", "host": 0})
+
+
+def test_the_host_role_passes_on_when_the_host_leaves_the_lobby() -> None:
+    table = Table("alice", "bob", "carol")
+    table.leave("alice")
+    hosts = Player.objects.filter(game__code=table.code, is_host=True)
+    assert [(p.name, p.seat) for p in hosts] == [("bob", 0)]
+    table.start("bob")  # The new host can start.
+
+
+def test_leaving_in_play_skips_the_seat_and_keeps_its_score(table: Table, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    fixed_dice.load(2, 2, 2, 3, 3)
+    table.roll("alice")
+    table.score("alice", "full_house")
+    table.leave("alice")
+    fixed_dice.load(1, 2, 3, 4, 5)
+    table.roll("bob")
+    table.score("bob", "large_straight")
+    state = table.state()
+    assert state.left == {0}
+    assert state.current == 1  # Bob again: Alice's turns are skipped.
+    assert state.cards[0].total == 25
+    assert Player.objects.get(pk=table.id("alice")).has_left
+
+
+def test_leaving_on_turn_passes_the_turn(table: Table, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    fixed_dice.load(2, 2, 2, 3, 3)
+    table.roll("alice")
+    table.leave("alice")
+    state = table.state()
+    assert (state.current, state.turn) == (1, rules.Turn())
+    assert table.last_event().payload == {"seat": 0, "name": "alice", "next": 1}
+
+
+def test_when_everyone_leaves_the_game_is_over(table: Table) -> None:
+    table.leave("alice")
+    table.leave("bob")
+    game = table.game
+    assert game.status == "finished"
+    assert game.finished_at is not None
+    left, finished = GameEvent.objects.filter(game=game).order_by("-seq")[:2][::-1]
+    assert left.payload == {"seat": 1, "name": "bob", "next": None}
+    assert finished.payload == {"winners": [], "totals": [0, 0]}
+
+
+def test_a_session_that_left_cannot_join_again(table: Table) -> None:
+    table.leave("bob")
+    with pytest.raises(CommandError) as error:
+        services.join_game(table.code, "bob", session_key="session-bob")
+    assert error.value.code == "game_started"
+
+
+def test_a_player_who_left_cannot_act(table: Table) -> None:
+    table.leave("alice")
+    for command in (lambda: table.leave("alice"), lambda: table.roll("alice")):
+        with pytest.raises(CommandError) as error:
+            command()
+        assert error.value.code == "not_a_player"
+
+
+# -- starting ---------------------------------------------------------------------------
+
+
+def test_only_the_host_starts() -> None:
+    table = Table("alice", "bob")
+    with pytest.raises(CommandError) as error:
+        table.start("bob")
+    assert error.value.code == "not_host"
+    assert table.game.status == "lobby"
+
+
+def test_the_roll_off_is_thrown_again_until_one_seat_wins(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    table = Table("alice", "bob", "carol")
+    fixed_dice.load(
+        *(6, 6, 5, 1, 1),  # alice 19
+        *(6, 6, 6, 1, 1),  # bob 20
+        *(5, 5, 5, 4, 1),  # carol 20
+        *(2, 2, 2, 2, 2),  # bob 10
+        *(3, 3, 3, 3, 3),  # carol 15: carol starts
+    )
+    table.start()
+    assert table.kinds()[-3:] == ["started", "roll_off", "roll_off"]
+    rounds = GameEvent.objects.filter(game__code=table.code, kind="roll_off").order_by("seq")
+    assert [e.payload["contenders"] for e in rounds] == [[1, 2], [2]]
+    assert [e.payload["first"] for e in rounds] == [None, 2]
+    game = table.game
+    assert (game.status, game.current_seat) == ("playing", 2)
+    assert game.started_at is not None
+    assert fixed_dice.remaining() == 0
+
+
+def test_a_solo_game_starts_without_a_roll_off(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    table = Table("alice")
+    table.start()
+    assert table.kinds()[-1] == "started"
+    assert table.last_event().payload == {"players": ["alice"], "first": 0}
+
+
+def test_a_game_starts_once(table: Table) -> None:
+    with pytest.raises(CommandError) as error:
+        table.start()
+    assert error.value.code == "already_started"
+
+
+# -- rolling ----------------------------------------------------------------------------
+
+
+def test_a_roll_throws_the_dice_not_held(table: Table, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    fixed_dice.load(1, 2, 3, 4, 6)
+    table.roll("alice")
+    fixed_dice.load(5, 5)
+    table.roll("alice", hold=[1, 2, 3])
+    event = table.last_event()
+    assert (event.kind, event.payload) == (
+        "rolled",
+        {"seat": 0, "dice": [5, 2, 3, 4, 5], "held": [1, 2, 3], "rolls_left": 1},
+    )
+    state = table.state()
+    assert (state.turn.dice, state.turn.rolls_left) == ((5, 2, 3, 4, 5), 1)
+
+
+def test_the_server_rolls_fair_dice_by_default(table: Table, settings) -> None:  # type: ignore[no-untyped-def]
+    settings.YAHTZEE_DICE = "games.dice.secure_roll"
+    table.roll("alice")
+    dice = table.last_event().payload["dice"]
+    assert len(dice) == 5
+    assert all(1 <= face <= 6 for face in dice)
+
+
+@pytest.mark.parametrize(
+    ("setup", "command", "code"),
+    [
+        ([], lambda t: t.roll("bob"), "not_your_turn"),
+        ([], lambda t: t.roll("alice", hold=[0]), "hold_before_roll"),
+        ([()], lambda t: t.roll("alice", hold=[5]), "invalid_hold"),
+        ([()], lambda t: t.roll("alice", hold=[-1]), "invalid_hold"),
+        ([()], lambda t: t.roll("alice", hold=[1, 1]), "invalid_hold"),
+        ([()], lambda t: t.roll("alice", hold="01"), "invalid_hold"),
+        ([()], lambda t: t.roll("alice", hold=[0, 1, 2, 3, 4]), "invalid_hold"),
+        ([(), (), ()], lambda t: t.roll("alice"), "no_rolls_left"),
+        ([], lambda t: t.score("alice", "chance"), "not_rolled"),
+        ([()], lambda t: t.score("alice", "sevens"), "unknown_category"),
+        ([()], lambda t: t.score("bob", "chance"), "not_your_turn"),
+        (
+            [()],
+            lambda t: services.roll(t.code, None, version=t.version),
+            "not_a_player",
+        ),
+        (
+            [()],
+            lambda t: services.roll(t.code, t.id("alice"), version=t.version, as_seat=1),
+            "not_your_seat",
+        ),
+        ([()], lambda t: services.roll(t.code, t.id("alice"), version=3), "stale"),
+        ([()], lambda t: services.roll(t.code, t.id("alice"), version=999), "stale"),
+        ([()], lambda t: services.roll(t.code, t.id("alice"), version="7"), "invalid_message"),
+        ([()], lambda t: services.roll(t.code, t.id("alice"), version=None), "invalid_message"),
+    ],
+)
+def test_a_refused_command_changes_nothing(table: Table, fixed_dice, setup, command, code) -> None:  # type: ignore[no-untyped-def]
+    for hold in setup:
+        fixed_dice.load(*[3] * (5 - len(hold)))
+        table.roll("alice", hold)
+    fixed_dice.load(*[4] * 25)
+    before = fingerprint(table.code)
+    with pytest.raises((CommandError, rules.RuleError)) as error:
+        command(table)
+    assert error.value.code == code  # type: ignore[union-attr]
+    assert fingerprint(table.code) == before
+
+
+# -- scoring ----------------------------------------------------------------------------
+
+
+def test_scoring_writes_the_box_and_passes_the_turn(table: Table, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    fixed_dice.load(3, 3, 3, 5, 5)
+    table.roll("alice")
+    table.score("alice", "full_house")
+    box = FilledBox.objects.get(player__game__code=table.code)
+    assert (box.category, box.points, box.round, box.dice, box.yahtzee_bonus) == (
+        "full_house",
+        25,
+        1,
+        [3, 3, 3, 5, 5],
+        False,
+    )
+    assert table.last_event().payload == {
+        "seat": 0,
+        "category": "full_house",
+        "points": 25,
+        "dice": [3, 3, 3, 5, 5],
+        "yahtzee_bonus": False,
+        "total": 25,
+        "next": 1,
+    }
+    assert table.state().current == 1
+
+
+def _score_yahtzee_then_fill(table: Table, fixed_dice, box: str) -> None:  # type: ignore[no-untyped-def]
+    """Alice scores a Yahtzee of fives, Bob scores chance, then Alice rolls fives again."""
+    fixed_dice.load(5, 5, 5, 5, 5)
+    table.roll("alice")
+    table.score("alice", "yahtzee")
+    fixed_dice.load(1, 2, 3, 4, 6)
+    table.roll("bob")
+    table.score("bob", "chance")
+    fixed_dice.load(5, 5, 5, 5, 5)
+    table.roll("alice")
+    table.score("alice", box)
+
+
+def test_a_second_yahtzee_earns_a_bonus_check(table: Table, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    _score_yahtzee_then_fill(table, fixed_dice, "fives")
+    box = FilledBox.objects.get(player__game__code=table.code, category="fives")
+    assert (box.points, box.yahtzee_bonus) == (25, True)
+    card = table.state().cards[0]
+    assert (card.yahtzee_bonus_count, card.total) == (1, 50 + 25 + 100)
+    assert table.last_event().payload["yahtzee_bonus"] is True
+
+
+def test_the_forced_joker_refuses_another_box(table: Table, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(rules.IllegalMoveError) as error:
+        _score_yahtzee_then_fill(table, fixed_dice, "full_house")
+    assert error.value.code == "joker_forced"
+    assert table.state().turn.dice == (5, 5, 5, 5, 5)
+
+
+def test_a_filled_box_is_refused(table: Table, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    fixed_dice.load(1, 2, 3, 4, 6)
+    table.roll("alice")
+    table.score("alice", "chance")
+    fixed_dice.load(1, 2, 3, 4, 6, 1, 2, 3, 4, 6)
+    table.roll("bob")
+    table.score("bob", "chance")
+    table.roll("alice")
+    before = fingerprint(table.code)
+    with pytest.raises(rules.IllegalMoveError) as error:
+        table.score("alice", "chance")
+    assert error.value.code == "box_filled"
+    assert fingerprint(table.code) == before
+
+
+def test_a_complete_game_finishes_with_its_winners(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    table = Table("alice")
+    table.start()
+    # Thirteen Yahtzees of sixes, in the only order the forced Joker allows: the Yahtzee box,
+    # the Sixes, the lower boxes as Jokers, then zeros in the other upper boxes.
+    order = ["yahtzee", "sixes", "three_of_a_kind", "four_of_a_kind", "full_house"]
+    order += ["small_straight", "large_straight", "chance", "ones", "twos", "threes", "fours"]
+    order += ["fives"]
+    for category in order:
+        fixed_dice.load(6, 6, 6, 6, 6)
+        table.roll("alice")
+        table.score("alice", category)
+    game = table.game
+    assert game.status == "finished"
+    assert table.kinds()[-2:] == ["scored", "finished"]
+    card = table.state().cards[0]
+    assert (card.upper_total, card.lower_total, card.yahtzee_bonus_count) == (30, 235, 12)
+    assert table.last_event().payload == {"winners": [0], "totals": [30 + 235 + 1200]}
+    with pytest.raises(rules.IllegalMoveError) as error:
+        table.roll("alice")
+    assert error.value.code == "game_over"
+
+
+def test_tied_totals_share_the_win(table: Table, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    for category in rules.Category:
+        for name in ("alice", "bob"):
+            fixed_dice.load(1, 2, 3, 4, 6)
+            table.roll(name)
+            table.score(name, category.value)
+    assert table.last_event().payload["winners"] == [0, 1]
+
+
+# -- chat -------------------------------------------------------------------------------
+
+
+def test_chat_is_logged_and_does_not_make_commands_stale(table: Table, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    version = table.version
+    services.chat(table.code, table.id("bob"), "  good luck  ")
+    assert table.last_event().payload == {"seat": 1, "name": "bob", "text": "good luck"}
+    fixed_dice.load(1, 2, 3, 4, 5)
+    services.roll(table.code, table.id("alice"), version=version)  # Saw no chat: still fine.
+    assert table.last_event().kind == "rolled"
+
+
+@pytest.mark.parametrize(
+    ("player", "text", "code"),
+    [
+        ("bob", "x" * 501, "chat_too_long"),
+        ("bob", "   ", "invalid_message"),
+        ("bob", ["hi"], "invalid_message"),
+        (None, "hello", "not_a_player"),
+    ],
+)
+def test_bad_chat_is_refused(table: Table, player: str | None, text: object, code: str) -> None:
+    before = fingerprint(table.code)
+    with pytest.raises(CommandError) as error:
+        services.chat(table.code, table.id(player), text)
+    assert error.value.code == code
+    assert fingerprint(table.code) == before
+
+
+# -- the log and the broadcast ----------------------------------------------------------
+
+
+def test_events_are_append_only(table: Table) -> None:
+    event = table.last_event()
+    event.payload = {"first": 1}
+    with pytest.raises(ValueError, match="append-only"):
+        event.save()
+
+
+def test_versions_count_the_events(table: Table) -> None:
+    seqs = list(GameEvent.objects.filter(game__code=table.code).values_list("seq", flat=True))
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert table.version == seqs[-1]
+
+
+def test_events_are_broadcast_only_after_commit(  # type: ignore[no-untyped-def]
+    table: Table, fixed_dice, django_capture_on_commit_callbacks, monkeypatch
+) -> None:
+    sent: list[tuple[str, str, list[dict[str, object]]]] = []
+    monkeypatch.setattr(services, "_send", lambda *args: sent.append(args))
+    fixed_dice.load(1, 2, 3, 4, 5)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        table.roll("alice")
+        with pytest.raises(CommandError):
+            services.roll(table.code, table.id("alice"), version=1)
+    assert sent == []  # Nothing went out before the commit.
+    assert len(callbacks) == 1  # The refused roll queued nothing.
+    callbacks[0]()
+    [(group, handler, messages)] = sent
+    assert (group, handler) == (f"game-{table.code}", "game.event")
+    assert [(m["kind"], m["version"]) for m in messages] == [("rolled", table.version)]
+
+
+def test_the_snapshot_shows_the_turn_and_what_each_box_would_score(
+    table: Table, fixed_dice
+) -> None:  # type: ignore[no-untyped-def]
+    fixed_dice.load(4, 4, 4, 4, 2)
+    table.roll("alice")
+    snapshot = services.snapshot(table.code, table.id("bob"))
+    assert snapshot["version"] == table.version
+    assert snapshot["you"] == {"seat": 1, "name": "bob", "host": False}
+    assert snapshot["turn"]["dice"] == [4, 4, 4, 4, 2]
+    assert snapshot["turn"]["rolls_left"] == 2
+    assert snapshot["turn"]["options"]["four_of_a_kind"] == 18
+    assert snapshot["turn"]["options"]["fours"] == 16
+    assert snapshot["players"][0]["card"]["boxes"]["chance"] is None
+    assert [e["version"] for e in snapshot["recent"]] == list(range(1, table.version + 1))
