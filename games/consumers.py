@@ -1,0 +1,213 @@
+"""The live room: one websocket per browser tab (or outside client) at ``/ws/games/<code>/``.
+
+The consumer is thin. It finds the connection's seat, joins the room's group,
+sends a snapshot, turns each message into a call to :mod:`games.services`,
+and relays the events the services broadcast. Every refusal, from the rules
+or from the services, becomes an error for the sender alone in one place,
+:meth:`GameConsumer.receive`. The messages are documented in
+``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from games import rules, services
+from games.models import room_group
+from games.services import CommandError
+
+#: The largest message a client may send, in bytes of UTF-8.
+MAX_MESSAGE_BYTES = 16 * 1024
+#: Close code when the invite code leads nowhere (4000-4999 are the application's own).
+CLOSE_NO_SUCH_GAME = 4404
+
+
+class RateLimit:
+    """A token bucket: ``burst`` messages at once, then ``per_second`` on average.
+
+    Far above what a person can send, far below what a runaway script does.
+    """
+
+    def __init__(self, burst: float = 30, per_second: float = 10) -> None:
+        self.burst = burst
+        self.per_second = per_second
+        self.tokens = burst
+        self.updated = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.per_second)
+        self.updated = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class NoRoomConsumer(AsyncWebsocketConsumer):
+    """A websocket to a path that is no room: accepted, then closed with a clear code."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close(code=CLOSE_NO_SUCH_GAME)
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    """One connection to a game room, as a seated player or as a watcher."""
+
+    code: str
+    player_id: int | None = None
+    #: The version of the last event this connection was sent; older ones are not sent again.
+    version = 0
+    arrived = False
+
+    async def connect(self) -> None:
+        self.code = self.scope["url_route"]["kwargs"]["code"]
+        self.rate_limit = RateLimit()
+        session = self.scope.get("session")
+        session_key = (session.session_key if session is not None else None) or ""
+        # Join the group before reading the snapshot, so no event falls between the two.
+        await self.channel_layer.group_add(room_group(self.code), self.channel_name)
+        try:
+            self.player_id = await database_sync_to_async(services.arrive)(
+                self.code, session_key=session_key
+            )
+        except CommandError:
+            # Accept first: a close before the handshake reaches the client as a bare HTTP 403,
+            # the same as a refused origin; after it, the client gets this code.
+            await self.accept()
+            await self.close(code=CLOSE_NO_SUCH_GAME)
+            return
+        self.arrived = True
+        await self.accept()
+        await self.send_snapshot()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(room_group(self.code), self.channel_name)
+        if self.arrived:
+            await database_sync_to_async(services.disconnect)(self.code, self.player_id)
+
+    # -- from the client ----------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Check one message, run its command, and answer any refusal to the sender only."""
+        message: Any = None
+        try:
+            if text_data is None:
+                raise CommandError("invalid_message", "messages are JSON text, not binary")
+            if len(text_data.encode()) > MAX_MESSAGE_BYTES:
+                raise CommandError(
+                    "too_large", f"messages are {MAX_MESSAGE_BYTES // 1024} KiB at most"
+                )
+            if not self.rate_limit.allow():
+                raise CommandError("rate_limited", "too many messages: slow down")
+            try:
+                message = json.loads(text_data)
+            except ValueError:
+                raise CommandError("invalid_json", "the message is not valid JSON") from None
+            if not isinstance(message, dict):
+                raise CommandError("invalid_message", "a message is a JSON object with a type")
+            handler = self.commands.get(message.get("type"))  # type: ignore[arg-type]
+            if handler is None:
+                raise CommandError("unknown_type", f"unknown message type {message.get('type')!r}")
+            seat = message.get("seat")
+            if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+                raise CommandError("invalid_message", "seat is a whole number")
+            await handler(self, message)
+        except (CommandError, rules.RuleError) as error:
+            request_id = message.get("id") if isinstance(message, dict) else None
+            await self.send_json(
+                {"type": "error", "code": error.code, "message": str(error), "id": request_id}
+            )
+
+    async def do_join(self, message: dict[str, Any]) -> None:
+        if self.player_id is not None:
+            raise CommandError("already_seated", "you already have a seat in this game")
+        session = self.scope.get("session")
+        player = await database_sync_to_async(services.join_game)(
+            self.code,
+            message.get("name"),  # type: ignore[arg-type]
+            session_key=(session.session_key if session is not None else None) or "",
+        )
+        await database_sync_to_async(services.move_connection)(self.code, None, player.pk)
+        self.player_id = player.pk
+        await self.send_json(
+            {"type": "joined", "seat": player.seat, "token": player.token, "id": message.get("id")}
+        )
+
+    async def do_resume(self, message: dict[str, Any]) -> None:
+        self.player_id = await database_sync_to_async(services.resume)(
+            self.code, message.get("token"), current_player_id=self.player_id
+        )
+        await self.send_snapshot()
+
+    async def do_leave(self, message: dict[str, Any]) -> None:
+        await self.call(services.leave_game, message)
+        await database_sync_to_async(services.move_connection)(self.code, self.player_id, None)
+        self.player_id = None
+
+    async def do_start(self, message: dict[str, Any]) -> None:
+        await self.call(services.start_game, message, version=message.get("version"))
+
+    async def do_roll(self, message: dict[str, Any]) -> None:
+        hold = message.get("hold", [])
+        await self.call(services.roll, message, hold, version=message.get("version"))
+
+    async def do_score(self, message: dict[str, Any]) -> None:
+        category = message.get("category")
+        await self.call(services.score, message, category, version=message.get("version"))
+
+    async def do_chat(self, message: dict[str, Any]) -> None:
+        await self.call(services.chat, message, message.get("text"))
+
+    async def do_snapshot(self, message: dict[str, Any]) -> None:
+        await self.send_snapshot()
+
+    async def do_ping(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "pong", "id": message.get("id")})
+
+    commands: ClassVar[dict[str, Callable[[GameConsumer, dict[str, Any]], Awaitable[None]]]] = {
+        "join": do_join,
+        "resume": do_resume,
+        "leave": do_leave,
+        "start": do_start,
+        "roll": do_roll,
+        "score": do_score,
+        "chat": do_chat,
+        "snapshot": do_snapshot,
+        "ping": do_ping,
+    }
+
+    async def call(
+        self, service: Callable[..., None], message: dict[str, Any], *args: Any, **kw: Any
+    ) -> None:
+        """Run a command of this connection's seat; its events come back through the group."""
+        await database_sync_to_async(service)(
+            self.code, self.player_id, *args, as_seat=message.get("seat"), **kw
+        )
+
+    # -- to the client ------------------------------------------------------
+
+    async def send_snapshot(self) -> None:
+        snapshot = await database_sync_to_async(services.snapshot)(self.code, self.player_id)
+        self.version = max(self.version, snapshot["version"])
+        await self.send_json(snapshot)
+
+    async def send_json(self, content: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(content))
+
+    async def game_event(self, message: dict[str, Any]) -> None:
+        """An event from the room's group: sent on unless this connection has it already."""
+        if message["version"] <= self.version:
+            return
+        self.version = message["version"]
+        await self.send(text_data=message["text"])
+
+    async def game_presence(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=message["text"])

@@ -1,0 +1,482 @@
+"""The websocket room, through the whole ASGI stack, with ``WebsocketCommunicator``.
+
+Two players and a watcher play; every refusal goes to the sender alone and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.sessions.backends.db import SessionStore
+
+from games import rules, services
+from games.models import FilledBox, Game
+from tests.server.helpers import fingerprint
+from yahtzee_site.asgi import application
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+ORIGIN = (b"origin", b"http://127.0.0.1")
+TIMEOUT = 3
+
+
+class Client:
+    """One websocket to a room, with the messages it has been sent so far."""
+
+    def __init__(self, code: str, session_key: str | None = None) -> None:
+        self.session_key = session_key
+        headers = [ORIGIN]
+        if session_key:
+            headers.append((b"cookie", f"sessionid={session_key}".encode()))
+        self.communicator = WebsocketCommunicator(
+            application, f"/ws/games/{code}/", headers=headers
+        )
+        self.snapshot: dict[str, Any] = {}
+        self.events: list[dict[str, Any]] = []
+        self.version = 0  # The last version this client was told of.
+        self.errors: list[dict[str, Any]] = []
+
+    async def connect(self) -> Client:
+        connected, _ = await self.communicator.connect(timeout=TIMEOUT)
+        assert connected
+        self.snapshot = await self.expect("snapshot")
+        return self
+
+    async def send(self, **message: Any) -> None:
+        await self.communicator.send_to(text_data=json.dumps(message))
+
+    async def receive(self) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(await self.communicator.receive_from(timeout=TIMEOUT))
+        if message["type"] == "event":
+            self.events.append(message)
+            self.version = message["version"]
+        if message["type"] == "snapshot":
+            self.snapshot = message
+            self.version = message["version"]
+        if message["type"] == "error":
+            self.errors.append(message)
+        return message
+
+    async def expect(self, kind: str) -> dict[str, Any]:
+        """The next message of type (or event kind) ``kind``, reading past others but errors."""
+        while True:
+            message = await self.receive()
+            if kind in (message["type"], message.get("kind")):
+                return message
+            assert message["type"] != "error" or kind == "scored", message
+
+    async def expect_error(self, code: str) -> dict[str, Any]:
+        message = await self.expect("error")
+        assert message["code"] == code, message
+        assert message["message"]
+        return message
+
+    async def drain(self) -> None:
+        """Read what has arrived (events, presence) until the line goes quiet."""
+        while not await self.communicator.receive_nothing(timeout=0.1):
+            await self.receive()
+
+    async def close(self) -> None:
+        await self.communicator.disconnect()
+
+
+@database_sync_to_async
+def new_session() -> str:
+    session = SessionStore()
+    session.create()
+    return session.session_key  # type: ignore[return-value]
+
+
+@database_sync_to_async
+def new_game(**kwargs: Any) -> str:
+    game, _ = services.create_game(**kwargs)
+    return game.code
+
+
+@database_sync_to_async
+def stored(code: str) -> tuple[object, ...]:
+    return fingerprint(code)
+
+
+@database_sync_to_async
+def snapshot(code: str, player_id: int | None = None) -> dict[str, Any]:
+    return services.snapshot(code, player_id)
+
+
+async def seat(code: str, name: str) -> Client:
+    """A browser (with its session) that connects and sits down as ``name``."""
+    client = await Client(code, await new_session()).connect()
+    await client.send(type="join", name=name)
+    joined = await client.expect("joined")
+    assert joined["token"]
+    return client
+
+
+async def started_table(fixed_dice) -> tuple[str, Client, Client, Client]:  # type: ignore[no-untyped-def]
+    """Alice (host, seat 0) and Bob seated, a watcher, the game started with Alice on turn."""
+    code = await new_game()
+    alice = await seat(code, "Alice")
+    bob = await seat(code, "Bob")
+    watcher = await Client(code).connect()
+    fixed_dice.load(*[6] * 5, *[1] * 5)
+    await alice.drain()
+    await alice.send(type="start", version=alice.version)
+    first = (await alice.expect("roll_off"))["data"]["first"]
+    assert first == 0
+    for client in (alice, bob, watcher):
+        await client.drain()
+        client.events.clear()
+    return code, alice, bob, watcher
+
+
+# The target dice of Alice's turns (first roll keeps three, second throws the last two) and
+# the boxes she fills: 63 in the upper section, so the bonus, and every lower box.
+ALICE = [
+    ("ones", [1, 1, 1, 2, 3], 3),
+    ("twos", [2, 2, 2, 1, 1], 6),
+    ("threes", [3, 3, 3, 1, 1], 9),
+    ("fours", [4, 4, 4, 1, 1], 12),
+    ("fives", [5, 5, 5, 1, 1], 15),
+    ("sixes", [6, 6, 6, 1, 1], 18),
+    ("three_of_a_kind", [6, 6, 6, 1, 2], 21),
+    ("four_of_a_kind", [5, 5, 5, 5, 1], 21),
+    ("full_house", [2, 2, 3, 3, 3], 25),
+    ("small_straight", [1, 2, 3, 4, 6], 30),
+    ("large_straight", [2, 3, 4, 5, 6], 40),
+    ("yahtzee", [4, 4, 4, 4, 4], 50),
+    ("chance", [6, 6, 6, 6, 5], 29),
+]
+ALICE_TOTAL = 63 + 35 + 21 + 21 + 25 + 30 + 40 + 50 + 29  # 314
+# Bob rolls 1 2 3 4 6 once each turn and fills the boxes in card order.
+BOB_POINTS = [1, 2, 3, 4, 0, 6, 0, 0, 0, 30, 0, 0, 16]
+BOB_TOTAL = sum(BOB_POINTS)  # 62
+
+
+async def test_two_players_and_a_watcher_play_a_whole_game(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    code, alice, bob, watcher = await started_table(fixed_dice)
+    seen_from = watcher.version
+    for (box, target, points), bob_box, bob_points in zip(
+        ALICE, rules.Category, BOB_POINTS, strict=True
+    ):
+        fixed_dice.load(*target[:3], 6, 6)
+        await alice.send(type="roll", version=alice.version)
+        await alice.expect("rolled")
+        fixed_dice.load(*target[3:])
+        await alice.send(type="roll", hold=[0, 1, 2], version=alice.version)
+        rolled = await alice.expect("rolled")
+        assert (rolled["data"]["dice"], rolled["data"]["rolls_left"]) == (target, 1)
+        await alice.send(type="score", category=box, version=alice.version)
+        assert (await alice.expect("scored"))["data"]["points"] == points
+
+        await bob.drain()
+        fixed_dice.load(1, 2, 3, 4, 6)
+        await bob.send(type="roll", version=bob.version)
+        await bob.expect("rolled")
+        await bob.send(type="score", category=bob_box.value, version=bob.version)
+        assert (await bob.expect("scored"))["data"]["points"] == bob_points
+        await alice.drain()
+
+    finished = await bob.expect("finished")
+    assert finished["data"] == {"winners": [0], "totals": [ALICE_TOTAL, BOB_TOTAL]}
+    await watcher.drain()
+    # The watcher saw every event, in order, with no gap: 13 rounds of two rolls and a
+    # score for Alice, a roll and a score for Bob, then the end.
+    versions = [e["version"] for e in watcher.events]
+    assert versions == list(range(seen_from + 1, seen_from + 1 + 13 * 5 + 1))
+    kinds = [e["kind"] for e in watcher.events]
+    assert kinds == ["rolled", "rolled", "scored", "rolled", "scored"] * 13 + ["finished"]
+    assert [e["data"] for e in watcher.events] == [e["data"] for e in bob.events[-66:]]
+    # What the watcher was told is what the server stores.
+    await watcher.send(type="snapshot")
+    final = await watcher.expect("snapshot")
+    assert final == {
+        **await snapshot(code),
+        "watchers": final["watchers"],
+        "players": final["players"],
+    }
+    assert [p["card"]["total"] for p in final["players"]] == [ALICE_TOTAL, BOB_TOTAL]
+    assert final["game"]["status"] == "finished"
+    assert final["winners"] == [0]
+    for client in (alice, bob, watcher):
+        await client.close()
+
+
+async def test_a_reconnecting_player_gets_their_seat_and_the_turn_back(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    code, alice, bob, watcher = await started_table(fixed_dice)
+    fixed_dice.load(2, 2, 5, 5, 5)
+    await alice.send(type="roll", version=alice.version)
+    await alice.expect("rolled")
+    await alice.close()
+    await bob.drain()
+
+    again = await Client(code, alice.session_key).connect()
+    game = await database_sync_to_async(Game.objects.get)(code=code)
+    assert again.snapshot == await snapshot(
+        code, again.snapshot["you"] and await _player_id(code, 0)
+    )
+    assert again.snapshot["you"] == {"seat": 0, "name": "Alice", "host": True}
+    assert again.snapshot["version"] == game.version
+    assert again.snapshot["turn"]["dice"] == [2, 2, 5, 5, 5]
+    assert again.snapshot["turn"]["rolls_left"] == 2
+    assert again.snapshot["turn"]["options"]["full_house"] == 25
+    # And can play on from where the turn was.
+    await again.send(type="score", category="full_house", version=again.version)
+    assert (await again.expect("scored"))["data"]["points"] == 25
+    for client in (again, bob, watcher):
+        await client.close()
+
+
+@database_sync_to_async
+def _player_id(code: str, seat: int) -> int:
+    return Game.objects.get(code=code).players.get(seat=seat).pk
+
+
+# -- refusals ---------------------------------------------------------------------------
+
+
+def text(**message: Any) -> str:
+    return json.dumps(message)
+
+
+BAD_INPUTS = [
+    # (name, rolls Alice makes first, who sends, the raw message or None for binary, code)
+    ("malformed JSON", 0, "alice", '{"type": "roll"', "invalid_json"),
+    ("not an object", 0, "alice", "[1, 2]", "invalid_message"),
+    ("binary frame", 0, "alice", None, "invalid_message"),
+    ("unknown type", 0, "alice", text(type="fly"), "unknown_type"),
+    ("no type", 0, "alice", text(category="chance"), "unknown_type"),
+    ("wrong turn", 0, "bob", text(type="roll", version="V"), "not_your_turn"),
+    ("another seat", 0, "alice", text(type="roll", seat=1, version="V"), "not_your_seat"),
+    ("seat not a number", 0, "alice", text(type="roll", seat="0", version="V"), "invalid_message"),
+    ("watcher rolls", 0, "watcher", text(type="roll", version="V"), "not_a_player"),
+    ("hold first roll", 0, "alice", text(type="roll", hold=[0], version="V"), "hold_before_roll"),
+    ("hold out of range", 1, "alice", text(type="roll", hold=[5], version="V"), "invalid_hold"),
+    ("hold negative", 1, "alice", text(type="roll", hold=[-1], version="V"), "invalid_hold"),
+    ("hold not a list", 1, "alice", text(type="roll", hold="0 1", version="V"), "invalid_hold"),
+    ("fourth roll", 3, "alice", text(type="roll", version="V"), "no_rolls_left"),
+    (
+        "score before roll",
+        0,
+        "alice",
+        text(type="score", category="chance", version="V"),
+        "not_rolled",
+    ),
+    (
+        "unknown box",
+        1,
+        "alice",
+        text(type="score", category="sevens", version="V"),
+        "unknown_category",
+    ),
+    ("stale version", 1, "alice", text(type="score", category="chance", version=2), "stale"),
+    ("no version", 1, "alice", text(type="score", category="chance"), "invalid_message"),
+    ("start again", 0, "alice", text(type="start", version="V"), "already_started"),
+    ("not the host", 0, "bob", text(type="start", version="V"), "not_host"),
+    ("join twice", 0, "alice", text(type="join", name="Alicia"), "already_seated"),
+    ("join a started game", 0, "watcher", text(type="join", name="Carol"), "game_started"),
+    ("bad token", 0, "watcher", text(type="resume", token="guess"), "invalid_token"),
+    ("chat too long", 0, "bob", text(type="chat", text="x" * 501), "chat_too_long"),
+    ("watcher chats", 0, "watcher", text(type="chat", text="hi"), "not_a_player"),
+    ("over 16 KiB", 0, "bob", text(type="chat", text="x" * 16_400), "too_large"),
+]
+
+
+@pytest.mark.parametrize(
+    ("rolls", "sender", "raw", "code"),
+    [case[1:] for case in BAD_INPUTS],
+    ids=[case[0] for case in BAD_INPUTS],
+)
+async def test_a_bad_message_gets_an_error_and_changes_nothing(  # type: ignore[no-untyped-def]
+    fixed_dice, rolls: int, sender: str, raw: str | None, code: str
+) -> None:
+    game_code, alice, bob, watcher = await started_table(fixed_dice)
+    for _ in range(rolls):
+        fixed_dice.load(3, 3, 3, 3, 3)
+        await alice.send(type="roll", version=alice.version)
+        await alice.expect("rolled")
+    clients = {"alice": alice, "bob": bob, "watcher": watcher}
+    for client in clients.values():
+        await client.drain()
+    before = await stored(game_code)
+
+    sending = clients[sender]
+    if raw is None:
+        await sending.communicator.send_to(bytes_data=b"\x00\x01")
+    else:
+        await sending.communicator.send_to(text_data=raw.replace('"V"', str(sending.version)))
+    await sending.expect_error(code)
+
+    assert await stored(game_code) == before
+    for name, client in clients.items():
+        assert await client.communicator.receive_nothing(timeout=0.2), name
+    # The connection is still open and works.
+    await sending.send(type="ping", id="still there")
+    assert await sending.expect("pong") == {"type": "pong", "id": "still there"}
+    for client in clients.values():
+        await client.close()
+
+
+async def test_a_filled_box_is_refused(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    code, alice, bob, watcher = await started_table(fixed_dice)
+    for client, box in ((alice, "chance"), (bob, "chance")):
+        fixed_dice.load(1, 2, 3, 4, 6)
+        await client.drain()
+        await client.send(type="roll", version=client.version)
+        await client.expect("rolled")
+        await client.send(type="score", category=box, version=client.version)
+        await client.expect("scored")
+    await alice.drain()
+    fixed_dice.load(1, 2, 3, 4, 6)
+    await alice.send(type="roll", version=alice.version)
+    await alice.expect("rolled")
+    before = await stored(code)
+    await alice.send(type="score", category="chance", version=alice.version, id=7)
+    error = await alice.expect_error("box_filled")
+    assert error["id"] == 7
+    assert await stored(code) == before
+    for client in (alice, bob, watcher):
+        await client.close()
+
+
+async def test_a_repeated_command_is_applied_once(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    _, alice, bob, watcher = await started_table(fixed_dice)
+    fixed_dice.load(1, 2, 3, 4, 5, 6, 6, 6, 6, 6)
+    command = text(type="roll", version=alice.version)
+    await alice.communicator.send_to(text_data=command)
+    await alice.expect("rolled")
+    await alice.communicator.send_to(text_data=command)
+    await alice.expect_error("stale")
+    await watcher.drain()
+    assert [e["kind"] for e in watcher.events] == ["rolled"]
+    for client in (alice, bob, watcher):
+        await client.close()
+
+
+async def test_two_sockets_of_one_player_scoring_at_once_score_once(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    code, alice, bob, watcher = await started_table(fixed_dice)
+    fixed_dice.load(6, 6, 6, 6, 6)
+    await alice.send(type="roll", version=alice.version)
+    await alice.expect("rolled")
+    other_tab = await Client(code, alice.session_key).connect()
+    assert other_tab.snapshot["you"]["seat"] == 0
+    await alice.drain()
+
+    command = text(type="score", category="yahtzee", version=alice.version)
+    await asyncio.gather(
+        alice.communicator.send_to(text_data=command),
+        other_tab.communicator.send_to(text_data=command),
+    )
+    for tab in (alice, other_tab):
+        await tab.expect("scored")  # Both tabs see the one score...
+        await tab.drain()
+    # ...and exactly one of them was told its copy came too late.
+    assert sorted(len(tab.errors) for tab in (alice, other_tab)) == [0, 1]
+    assert [e["code"] for tab in (alice, other_tab) for e in tab.errors] == ["stale"]
+    scored = await database_sync_to_async(
+        lambda: FilledBox.objects.filter(player__game__code=code).count()
+    )()
+    assert scored == 1
+    await watcher.drain()
+    assert [e["kind"] for e in watcher.events] == ["rolled", "scored"]
+    for client in (alice, other_tab, bob, watcher):
+        await client.close()
+
+
+async def test_a_flood_of_messages_is_rate_limited(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    code = await new_game()
+    watcher = await Client(code).connect()
+    for n in range(60):
+        await watcher.send(type="ping", id=n)
+    replies: list[dict[str, Any]] = []
+    while len(replies) < 60:
+        reply = await watcher.receive()
+        if reply["type"] != "presence":
+            replies.append(reply)
+    pongs = [r for r in replies if r["type"] == "pong"]
+    limited = [r for r in replies if r.get("code") == "rate_limited"]
+    assert len(pongs) >= 30  # A burst a person could send goes through...
+    assert limited  # ...a script's flood does not,
+    assert len(pongs) + len(limited) == 60
+    await asyncio.sleep(0.3)  # and the connection recovers.
+    await watcher.send(type="ping", id="later")
+    assert (await watcher.expect("pong"))["id"] == "later"
+    await watcher.close()
+
+
+# -- connecting -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/ws/games/nosuchgame123/", "/ws/games/a.b/c/", "/ws/other/"])
+async def test_a_socket_to_no_room_is_closed_with_4404(path: str) -> None:
+    communicator = WebsocketCommunicator(application, path, headers=[ORIGIN])
+    connected, _ = await communicator.connect(timeout=TIMEOUT)
+    assert connected  # Accepted, so that a real client gets the close code, not a bare 403.
+    assert await communicator.receive_output(timeout=TIMEOUT) == {
+        "type": "websocket.close",
+        "code": 4404,
+    }
+
+
+async def test_a_socket_from_another_origin_is_refused() -> None:
+    code = await new_game()
+    communicator = WebsocketCommunicator(
+        application, f"/ws/games/{code}/", headers=[(b"origin", b"https://evil.example")]
+    )
+    connected, _ = await communicator.connect(timeout=TIMEOUT)
+    assert connected is False
+
+
+async def test_presence_follows_connections() -> None:
+    code = await new_game()
+    alice = await seat(code, "Alice")
+    assert alice.snapshot["players"] == []  # The snapshot came before she sat down.
+    bob = await seat(code, "Bob")
+    presence = await alice.expect("presence")
+    while presence["players"] != [{"seat": 0, "connected": True}, {"seat": 1, "connected": True}]:
+        presence = await alice.expect("presence")
+    watcher = await Client(code).connect()
+    assert watcher.snapshot["watchers"] == 1
+    assert [p["connected"] for p in watcher.snapshot["players"]] == [True, True]
+    await bob.close()
+    gone = {
+        "type": "presence",
+        "players": [{"seat": 0, "connected": True}, {"seat": 1, "connected": False}],
+        "watchers": 1,
+    }
+    while await watcher.expect("presence") != gone:  # After its own arrival, Bob's going.
+        pass
+    await alice.close()
+    await watcher.close()
+
+
+async def test_a_client_without_the_session_takes_its_seat_back_with_its_token() -> None:
+    code = await new_game()
+    first = await Client(code).connect()
+    await first.send(type="join", name="Dora")
+    token = (await first.expect("joined"))["token"]
+    await first.close()
+
+    again = await Client(code).connect()
+    assert again.snapshot["you"] is None  # No session: a watcher until it resumes.
+    await again.send(type="resume", token=token)
+    resumed = await again.expect("snapshot")
+    assert resumed["you"] == {"seat": 0, "name": "Dora", "host": True}
+    await again.close()
+
+
+async def test_a_player_who_leaves_the_lobby_watches_on() -> None:
+    code = await new_game()
+    alice = await seat(code, "Alice")
+    bob = await seat(code, "Bob")
+    await bob.send(type="leave")
+    left = await alice.expect("left")
+    assert left["data"] == {"seat": 1, "name": "Bob", "host": 0}
+    await bob.send(type="chat", text="bye")
+    await bob.expect_error("not_a_player")
+    await alice.close()
+    await bob.close()
