@@ -1,0 +1,424 @@
+"""Outside clients play over real websockets against a real Daphne, knowing only the protocol.
+
+Everything here goes through ``docs/protocol.md`` and nothing else: the room is
+made with ``POST /api/games/``, players take their seats with ``resume`` and
+``join``, and the game is played from what the events and snapshots say, with
+the server's own (random) dice. No test here reads the database or imports the
+game's code.
+
+The second test runs two Daphne processes that share the database and the
+Redis channel layer, as a deployment with several workers does; it needs
+``REDIS_URL`` (CI's PostgreSQL and Redis pass sets it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+import websockets
+from daphne.testing import DaphneProcess
+from django.db import connections
+from websockets.typing import Origin
+
+#: The longest wait for any one message, in seconds.
+TIMEOUT = 10
+#: The longest a whole game may take, in seconds.
+GAME_TIMEOUT = 60
+#: The server's per-connection rate limit (docs/protocol.md, "Limits"): a burst, then a rate.
+#: A script plays faster than a person, so it paces itself a little below it.
+RATE_BURST = 30
+RATE_PER_SECOND = 9.5
+
+Message = dict[str, Any]
+
+
+# --------------------------------------------------------------------------
+# A client that knows the protocol
+# --------------------------------------------------------------------------
+
+
+def post_json(url: str, body: object) -> tuple[int, Message]:
+    """``POST`` a JSON body and read the JSON answer, errors included."""
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def get_json(url: str) -> tuple[int, Message]:
+    try:
+        with urllib.request.urlopen(url, timeout=TIMEOUT) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+class Client:
+    """One websocket to a room.
+
+    A background task reads every message: it keeps each event in
+    :attr:`events` (in the order they came) and queues every message for the
+    script, which takes them with :meth:`next`. An error nobody asked for
+    fails the test at once. :meth:`send` keeps under the server's rate limit.
+    """
+
+    def __init__(self, name: str, ws: websockets.ClientConnection) -> None:
+        self.name = name
+        self.ws = ws
+        self.inbox: asyncio.Queue[Message] = asyncio.Queue()
+        self.events: list[Message] = []
+        #: The newest version this connection has been sent (by an event or a snapshot).
+        self.seen = 0
+        #: The newest event version the script has taken from the inbox.
+        self.taken = 0
+        self.tokens = float(RATE_BURST)
+        self.refilled = time.monotonic()
+        self.reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def connect(cls, name: str, base_url: str, code: str) -> tuple[Client, Message]:
+        """Open the room's websocket (with the site's own Origin) and read its first snapshot."""
+        url = "ws" + base_url.removeprefix("http") + f"/ws/games/{code}/"
+        ws = await websockets.connect(url, origin=Origin(base_url), open_timeout=TIMEOUT)
+        client = cls(name, ws)
+        snapshot = await client.reply("snapshot")
+        return client, snapshot
+
+    async def _read(self) -> None:
+        try:
+            async for text in self.ws:
+                message = json.loads(text)
+                if message["type"] == "event":
+                    self.events.append(message)
+                if message["type"] in ("event", "snapshot"):
+                    self.seen = max(self.seen, message["version"])
+                await self.inbox.put(message)
+        except websockets.ConnectionClosed:
+            pass
+
+    async def send(self, **message: Any) -> None:
+        """Send one message, waiting first if it would go over the rate limit."""
+        while True:
+            now = time.monotonic()
+            self.tokens = min(RATE_BURST, self.tokens + (now - self.refilled) * RATE_PER_SECOND)
+            self.refilled = now
+            if self.tokens >= 1:
+                break
+            await asyncio.sleep((1 - self.tokens) / RATE_PER_SECOND)
+        self.tokens -= 1
+        await self.ws.send(json.dumps(message))
+
+    async def next(self, match: Callable[[Message], bool], *, errors_ok: bool = False) -> Message:
+        """The next queued message that ``match`` accepts; the ones before it are passed over."""
+        async with asyncio.timeout(TIMEOUT):
+            while True:
+                message = await self.inbox.get()
+                if message["type"] == "event":
+                    self.taken = max(self.taken, message["version"])
+                if message["type"] == "error" and not errors_ok:
+                    raise AssertionError(f"{self.name} was refused: {message}")
+                if match(message):
+                    return message
+
+    async def reply(self, kind: str) -> Message:
+        """The next message of type ``kind`` (``snapshot``, ``joined``, ``pong``...)."""
+        return await self.next(lambda m: m["type"] == kind)
+
+    async def error(self) -> Message:
+        return await self.next(lambda m: m["type"] == "error", errors_ok=True)
+
+    async def event(self, kind: str) -> Message:
+        """The next event of this ``kind``."""
+        return await self.next(lambda m: m["type"] == "event" and m["kind"] == kind)
+
+    async def catch_up(self, version: int) -> None:
+        """Take every queued event up to ``version``, so the next one expected is newer."""
+        if self.taken < version:
+            await self.next(lambda m: m["type"] == "event" and m["version"] >= version)
+
+    async def close(self) -> None:
+        await self.ws.close()
+        await self.reader
+
+
+def versions(client: Client) -> list[int]:
+    return [event["version"] for event in client.events]
+
+
+def assert_every_event(client: Client, first: int, last: int) -> None:
+    """``client`` got the events ``first`` to ``last``, each once, in order: no gap."""
+    assert versions(client) == list(range(first, last + 1)), f"{client.name} missed events"
+
+
+def most_common_positions(dice: list[int]) -> list[int]:
+    """The positions of the dice showing the most common face (the highest face on a tie)."""
+    face = max(Counter(dice).items(), key=lambda item: (item[1], item[0]))[0]
+    return [i for i, die in enumerate(dice) if die == face]
+
+
+async def play_to_the_end(
+    players: dict[int, Client], first: int, version: int, *, reroll: bool
+) -> Message:
+    """Play every turn as the events say until the game ends; the ``finished`` event.
+
+    Each turn: roll; with ``reroll``, keep the most common face and roll once
+    more; ask for a snapshot and score the allowed box that scores most.
+    """
+    seat = first
+    turns = 0
+    while True:
+        player = players[seat]
+        await player.catch_up(version)  # It has seen the event that made it its turn.
+        await player.send(type="roll", version=player.seen)
+        rolled = await player.event("rolled")
+        assert rolled["data"]["seat"] == seat
+        assert rolled["data"]["rolls_left"] == 2
+        dice = rolled["data"]["dice"]
+        hold = most_common_positions(dice)
+        if reroll and len(hold) < 5:
+            await player.send(type="roll", hold=hold, version=rolled["version"])
+            rolled = await player.event("rolled")
+            assert rolled["data"]["held"] == hold
+            assert [rolled["data"]["dice"][i] for i in hold] == [dice[i] for i in hold]
+            assert rolled["data"]["rolls_left"] == 1
+        await player.send(type="snapshot")
+        snapshot = await player.reply("snapshot")
+        turn = snapshot["turn"]
+        assert turn["seat"] == seat
+        assert turn["dice"] == rolled["data"]["dice"]
+        options = turn["options"]
+        category = max(options, key=lambda box: options[box])
+        await player.send(type="score", category=category, version=snapshot["version"])
+        scored = await player.event("scored")
+        data = scored["data"]
+        assert (data["seat"], data["category"], data["points"]) == (
+            seat,
+            category,
+            options[category],
+        )
+        turns += 1
+        version = scored["version"]
+        if data["next"] is None:
+            assert turns == 13 * len(players)
+            return await player.event("finished")
+        seat = data["next"]
+
+
+async def seat_two_players(
+    host_url: str, guest_url: str, watcher_url: str
+) -> tuple[dict[int, Client], Client, Message]:
+    """Ann makes a two-seat room on ``host_url``, Bob joins on ``guest_url``, a watcher looks on.
+
+    Returns the players by seat, the watcher, and the watcher's first snapshot.
+    """
+    status, created = await asyncio.to_thread(
+        post_json, f"{host_url}/api/games/", {"name": "Ann", "seats": 2}
+    )
+    assert status == 201, created
+    code = created["code"]
+    assert created["websocket"] == f"/ws/games/{code}/"
+    assert created["seat"] == 0
+
+    ann, snapshot = await Client.connect("Ann", host_url, code)
+    assert snapshot["you"] is None  # Watching until she shows her token.
+    await ann.send(type="resume", token=created["token"])
+    snapshot = await ann.reply("snapshot")
+    assert snapshot["you"] == {"seat": 0, "name": "Ann", "host": True}
+    assert snapshot["game"]["status"] == "lobby"
+
+    bob, _ = await Client.connect("Bob", guest_url, code)
+    await bob.send(type="join", name="Bob", id="bob-joins")
+    joined = await bob.reply("joined")
+    assert (joined["seat"], joined["id"]) == (1, "bob-joins")
+    assert joined["token"]
+    joined_event = await ann.event("joined")
+    assert joined_event["data"] == {"seat": 1, "name": "Bob", "host": False}
+
+    watcher, watched = await Client.connect("Watcher", watcher_url, code)
+    assert watched["you"] is None
+    assert watched["version"] == joined_event["version"]
+    assert [p["name"] for p in watched["players"]] == ["Ann", "Bob"]
+    return {0: ann, 1: bob}, watcher, watched
+
+
+async def start(host: Client, version: int) -> tuple[int, int]:
+    """The host starts the game; the seat that plays first, and the version of that news."""
+    await host.send(type="start", version=version, id="go")
+    started = await host.event("started")
+    assert started["data"] == {"players": ["Ann", "Bob"], "first": None}
+    roll_off = await host.event("roll_off")
+    while roll_off["data"]["first"] is None:  # A tie: the tied seats throw again.
+        roll_off = await host.event("roll_off")
+    first = roll_off["data"]["first"]
+    assert roll_off["data"]["contenders"] == [first]
+    return first, roll_off["version"]
+
+
+async def finish_checks(
+    players: dict[int, Client], watcher: Client, watched: Message, finished: Message
+) -> None:
+    """Everyone saw every event, and the watcher's final snapshot agrees with ``finished``."""
+    last = finished["version"]
+    for client in [*players.values(), watcher]:
+        await client.catch_up(last)
+    assert_every_event(watcher, watched["version"] + 1, last)
+    for player in players.values():
+        assert_every_event(player, player.events[0]["version"], last)
+        # The events a player and the watcher both got are the very same messages.
+        assert [e for e in player.events if e["version"] > watched["version"]] == watcher.events
+
+    await watcher.send(type="snapshot")
+    final = await watcher.reply("snapshot")
+    assert final["version"] == last
+    assert final["game"]["status"] == "finished"
+    assert final["turn"] is None
+    totals = [player["card"]["total"] for player in final["players"]]
+    assert totals == finished["data"]["totals"]
+    assert final["winners"] == finished["data"]["winners"]
+    best = max(totals)
+    assert finished["data"]["winners"] == [s for s, t in enumerate(totals) if t == best]
+    for player in final["players"]:
+        assert None not in player["card"]["boxes"].values()
+    # The snapshot's recent events are the ones that were broadcast.
+    assert final["recent"] == watcher.events[-len(final["recent"]) :]
+
+    # A finished game refuses play, and says why.
+    await players[0].send(type="roll", version=last, id="late")
+    refused = await players[0].error()
+    assert (refused["code"], refused["id"]) == ("game_over", "late")
+
+
+# --------------------------------------------------------------------------
+# One server
+# --------------------------------------------------------------------------
+
+
+async def play_a_game(base_url: str) -> None:
+    players, watcher, watched = await seat_two_players(base_url, base_url, base_url)
+    ann, bob = players[0], players[1]
+    try:
+        # Chat does not make a command stale: Ann starts with the version from before it.
+        before_chat = ann.seen
+        await bob.send(type="chat", text="  good luck!  ")
+        chat = await ann.event("chat")
+        assert chat["data"] == {"seat": 1, "name": "Bob", "text": "good luck!"}
+        assert chat["version"] == before_chat + 1
+        first, version = await start(ann, before_chat)
+
+        # The player not on turn is refused, and nothing happens.
+        other = players[1 - first]
+        await other.catch_up(version)
+        await other.send(type="roll", version=version, id="too-soon")
+        refused = await other.error()
+        assert (refused["code"], refused["id"]) == ("not_your_turn", "too-soon")
+
+        finished = await play_to_the_end(players, first, version, reroll=True)
+        await finish_checks(players, watcher, watched, finished)
+        kinds = Counter(event["kind"] for event in watcher.events)
+        assert kinds["scored"] == 26
+        assert kinds["rolled"] >= 26
+        assert kinds["finished"] == 1
+    finally:
+        for client in (ann, bob, watcher):
+            await client.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_outside_clients_play_a_whole_game(live_server_url: str) -> None:
+    """Two players and a watcher, over real websockets, from ``POST /api/games/`` to the end."""
+    status, missing = get_json(f"{live_server_url}/api/games/no-such-room/")
+    assert (status, missing["error"]["code"]) == (404, "no_such_game")
+    asyncio.run(asyncio.wait_for(play_a_game(live_server_url), GAME_TIMEOUT))
+
+
+# --------------------------------------------------------------------------
+# Two server processes
+# --------------------------------------------------------------------------
+
+
+def _make_application():  # type: ignore[no-untyped-def]
+    # Imported in each server process, after the fork, with the test database in settings.
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+    from yahtzee_site.asgi import application
+
+    return ASGIStaticFilesHandler(application)
+
+
+@pytest.fixture
+def two_servers(transactional_db: None, settings) -> Iterator[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    """Two Daphne processes on two ports, sharing the test database and the Redis layer."""
+    assert "redis" in settings.CHANNEL_LAYERS["default"]["BACKEND"].lower()
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "localhost", "127.0.0.1"]
+    connections.close_all()  # The forked children must not share the parent's connections.
+    servers = [DaphneProcess("127.0.0.1", _make_application) for _ in range(2)]
+    try:
+        for server in servers:
+            server.start()
+        for server in servers:
+            if not server.ready.wait(timeout=20):
+                raise RuntimeError("a Daphne process did not start")
+        first, second = (f"http://127.0.0.1:{server.port.value}" for server in servers)
+        assert first != second
+        yield first, second
+    finally:
+        for server in servers:
+            if server.is_alive():
+                server.terminate()
+            server.join(timeout=10)
+
+
+async def play_across(first_url: str, second_url: str) -> None:
+    # Ann (the host) is on the first server; Bob and the watcher are on the second.
+    players, watcher, watched = await seat_two_players(first_url, second_url, second_url)
+    ann, bob = players[0], players[1]
+    try:
+        # Presence crosses too: Ann, on the first server, hears that Bob is connected.
+        await ann.next(
+            lambda m: (
+                m["type"] == "presence"
+                and m["players"] == [{"seat": 0, "connected": True}, {"seat": 1, "connected": True}]
+            )
+        )
+        first, version = await start(ann, ann.seen)
+        finished = await play_to_the_end(players, first, version, reroll=False)
+        await finish_checks(players, watcher, watched, finished)
+        # Every move Bob made on the second server reached Ann on the first, and the other way.
+        for seat, player in ((1, ann), (0, bob)):
+            moves = [
+                e
+                for e in watcher.events
+                if e["kind"] in ("rolled", "scored") and e["data"]["seat"] == seat
+            ]
+            assert len(moves) == 26
+            assert all(move in player.events for move in moves)
+    finally:
+        for client in (ann, bob, watcher):
+            await client.close()
+
+
+@pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"),
+    reason="needs REDIS_URL: two server processes share events only through Redis "
+    "(CI's PostgreSQL and Redis pass sets it)",
+)
+@pytest.mark.django_db(transaction=True)
+def test_players_on_two_server_processes_see_each_other(two_servers: tuple[str, str]) -> None:
+    """A player on one Daphne sees every event of a player on another, and so does a watcher."""
+    asyncio.run(asyncio.wait_for(play_across(*two_servers), GAME_TIMEOUT))
