@@ -19,7 +19,7 @@ fi
 echo "== ruff"
 ruff check .
 ruff format --check .
-echo "== mypy --strict games/rules.py"
-mypy --strict games/rules.py
+echo "== mypy --strict on the pure modules"
+mypy --strict games/rules.py games/replay.py
 echo "== pytest (database: ${DATABASE_URL:-sqlite default}, channel layer: ${REDIS_URL:-in-memory})"
 pytest "$@"

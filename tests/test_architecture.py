@@ -1,16 +1,20 @@
 """Boundaries the design depends on."""
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_the_rules_engine_imports_nothing_from_django():
+@pytest.mark.parametrize("module", ["games.rules", "games.replay"])
+def test_pure_modules_import_nothing_from_django(module: str) -> None:
     # A fresh interpreter: in this one pytest-django has imported Django already.
     script = (
-        "import sys, games.rules;"
+        f"import sys, {module};"
         "loaded = sorted(m for m in sys.modules if m.split('.')[0] in {'django', 'channels'});"
         "print(loaded)"
     )
@@ -20,3 +24,16 @@ def test_the_rules_engine_imports_nothing_from_django():
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_the_consumer_leaves_the_database_to_the_services() -> None:
+    tree = ast.parse((ROOT / "games" / "consumers.py").read_text())
+    from_models = [
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "games.models"
+        for alias in node.names
+    ]
+    managers = [node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)]
+    assert from_models == ["room_group"]  # A name, not a model.
+    assert not {"objects", "save", "delete", "refresh_from_db"} & set(managers)
