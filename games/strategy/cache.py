@@ -1,0 +1,123 @@
+"""Where solved tables are kept on disk, and how a stale or damaged file is told apart.
+
+A table is about 5 MB per preset and takes seconds to compute, so it is saved
+after the first computation and loaded afterwards (a few tens of milliseconds).
+The file name and contents carry a *key*: a hash of the preset and of the
+source of the rules engine and of this solver. Changing a rule, or the solver,
+changes the key, so an old file is simply not used (and is replaced).
+
+Where (first that applies):
+
+1. the ``cache_dir`` argument;
+2. the ``YAHTZEE_STRATEGY_CACHE`` environment variable;
+3. ``var/strategy/`` in the project, when the code runs from a checkout
+   (``var/`` is not committed);
+4. ``$XDG_CACHE_HOME/yahtzee-live/strategy`` (``~/.cache/...``) otherwise.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+import games.rules
+from games.rules import Rules
+
+logger = logging.getLogger(__name__)
+
+ENV_VAR: Final = "YAHTZEE_STRATEGY_CACHE"
+FORMAT: Final = 1
+"""Bump when the file layout changes."""
+
+_PACKAGE: Final = Path(__file__).resolve().parent
+_SOLVER_SOURCES: Final = ("dice.py", "tables.py", "solver.py")
+
+Arrays = dict[str, npt.NDArray[np.generic]]
+
+
+def cache_dir(path: str | os.PathLike[str] | None = None) -> Path:
+    """The directory tables are kept in (see the module docstring for the order)."""
+    if path is not None:
+        return Path(path)
+    if os.environ.get(ENV_VAR):
+        return Path(os.environ[ENV_VAR])
+    project_var = _PACKAGE.parent.parent / "var"
+    if project_var.is_dir():
+        return project_var / "strategy"
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "yahtzee-live" / "strategy"
+
+
+def table_key(rules: Rules) -> str:
+    """A hash naming the table of ``rules``: it changes when the rules or the solver change."""
+    digest = hashlib.sha256()
+    digest.update(json.dumps([FORMAT, rules.name, rules.forced_joker]).encode())
+    for source in (Path(games.rules.__file__), *(_PACKAGE / name for name in _SOLVER_SOURCES)):
+        digest.update(hashlib.sha256(source.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def table_path(rules: Rules, directory: Path, key: str | None = None) -> Path:
+    """The file for ``rules`` in ``directory`` (the start of the key is part of the name)."""
+    return directory / f"{rules.name}-{(key or table_key(rules))[:16]}.npz"
+
+
+def read(rules: Rules, directory: Path) -> Arrays | None:
+    """The arrays saved for ``rules``, or None when there is no usable file.
+
+    A file that cannot be read, or whose key is not the current one, counts as
+    missing: the caller computes the table again and overwrites it.
+    """
+    key = table_key(rules)
+    path = table_path(rules, directory, key)
+    try:
+        with np.load(path, allow_pickle=False) as saved:
+            arrays: Arrays = {name: saved[name] for name in saved.files}
+        meta = json.loads(str(arrays.pop("meta")))
+    except FileNotFoundError:
+        return None
+    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as error:
+        logger.warning("ignoring the damaged strategy table %s: %s", path, error)
+        return None
+    if meta.get("key") != key:
+        logger.warning("ignoring the strategy table %s: it was made for other rules", path)
+        return None
+    return arrays
+
+
+def write(rules: Rules, directory: Path, arrays: Arrays) -> Path | None:
+    """Save ``arrays`` for ``rules``; returns the file, or None if it could not be written.
+
+    The file appears whole or not at all (written beside it, then renamed), so
+    several processes may compute and save the same table at once. Files left
+    by earlier keys for the same preset are removed.
+    """
+    key = table_key(rules)
+    path = table_path(rules, directory, key)
+    meta = np.array(json.dumps({"key": key, "rules": rules.name, "format": FORMAT}))
+    temp: Path | None = None
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=directory, suffix=".tmp", delete=False) as file:
+            temp = Path(file.name)
+            np.savez(file, meta=meta, **arrays)  # type: ignore[arg-type]
+        temp.chmod(0o644)  # Readable by other users' processes, as a plain file would be.
+        os.replace(temp, path)
+    except OSError as error:
+        logger.warning("could not save the strategy table in %s: %s", directory, error)
+        if temp is not None:
+            temp.unlink(missing_ok=True)
+        return None
+    for old in directory.glob(f"{rules.name}-*.npz"):
+        if old != path:
+            old.unlink(missing_ok=True)
+    return path

@@ -1,0 +1,39 @@
+"""Fixtures for the strategy tests: each preset's table, computed once per test run.
+
+The tables are computed into a temporary cache directory (a few seconds each),
+never into the project's own cache, so every run checks a fresh computation.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from games.rules import FREE_JOKER, OFFICIAL
+from games.strategy import Strategy, load
+
+
+@pytest.fixture(scope="session")
+def strategy_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache directory shared by the whole run."""
+    return tmp_path_factory.mktemp("strategy-cache")
+
+
+@pytest.fixture(scope="session")
+def official(strategy_cache: Path) -> Strategy:
+    """The solved official preset."""
+    return load(OFFICIAL, cache_dir=strategy_cache)
+
+
+@pytest.fixture(scope="session")
+def free_joker(strategy_cache: Path) -> Strategy:
+    """The solved free-Joker preset."""
+    return load(FREE_JOKER, cache_dir=strategy_cache)
+
+
+@pytest.fixture(params=["official", "free_joker"])
+def strategy(request: pytest.FixtureRequest) -> Strategy:
+    """Each solved preset in turn."""
+    solved: Strategy = request.getfixturevalue(request.param)
+    return solved
