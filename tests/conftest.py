@@ -29,12 +29,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 
-def _make_application():  # type: ignore[no-untyped-def]
-    # Imported in the server process, after the fork, with the test database in settings.
+def make_application():  # type: ignore[no-untyped-def]
+    """The site for a Daphne forked from the test run, called in the child after the fork.
+
+    The child inherits what the websocket tests left in the parent: a channel layer
+    whose queues belong to the parent's event loops, and asgiref's database thread,
+    which a fork does not copy (work sent to it would wait forever). It starts with
+    fresh ones instead.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import SyncToAsync
+    from channels.layers import channel_layers
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
     from yahtzee_site.asgi import application
 
+    channel_layers.backends = {}
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
     return ASGIStaticFilesHandler(application)
 
 
@@ -48,7 +60,7 @@ def live_server_url(transactional_db: None, settings) -> Iterator[str]:  # type:
     """
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "localhost", "127.0.0.1"]
     connections.close_all()  # A forked child must not share the parent's connections.
-    server = DaphneProcess("127.0.0.1", _make_application)
+    server = DaphneProcess("127.0.0.1", make_application)
     server.start()
     try:
         if not server.ready.wait(timeout=20):

@@ -29,6 +29,8 @@ from daphne.testing import DaphneProcess
 from django.db import connections
 from websockets.typing import Origin
 
+from tests.conftest import make_application
+
 #: The longest wait for any one message, in seconds.
 TIMEOUT = 10
 #: The longest a whole game may take, in seconds.
@@ -352,22 +354,13 @@ def test_outside_clients_play_a_whole_game(live_server_url: str) -> None:
 # --------------------------------------------------------------------------
 
 
-def _make_application():  # type: ignore[no-untyped-def]
-    # Imported in each server process, after the fork, with the test database in settings.
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-
-    from yahtzee_site.asgi import application
-
-    return ASGIStaticFilesHandler(application)
-
-
 @pytest.fixture
 def two_servers(transactional_db: None, settings) -> Iterator[tuple[str, str]]:  # type: ignore[no-untyped-def]
     """Two Daphne processes on two ports, sharing the test database and the Redis layer."""
     assert "redis" in settings.CHANNEL_LAYERS["default"]["BACKEND"].lower()
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "localhost", "127.0.0.1"]
     connections.close_all()  # The forked children must not share the parent's connections.
-    servers = [DaphneProcess("127.0.0.1", _make_application) for _ in range(2)]
+    servers = [DaphneProcess("127.0.0.1", make_application) for _ in range(2)]
     try:
         for server in servers:
             server.start()
