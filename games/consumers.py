@@ -15,6 +15,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
@@ -66,6 +67,19 @@ class GameConsumer(AsyncWebsocketConsumer):
     #: The version of the last event this connection was sent; older ones are not sent again.
     version = 0
     arrived = False
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Hand a message to its handler, without Channels' database clean-up before each one.
+
+        Channels closes stale database connections before every message, on the one
+        thread that runs database work: a thread hop for every frame and every event
+        relayed, queued behind the commands. Here the database is only reached through
+        the services, wrapped in ``database_sync_to_async``, which cleans up itself.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]

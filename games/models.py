@@ -107,7 +107,7 @@ class Player(models.Model):
     joined_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        ordering = ["game", "seat"]
+        ordering = ["game_id", "seat"]  # By the column: "game" would join games_game.
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="one_player_per_seat"),
         ]
@@ -133,7 +133,7 @@ class FilledBox(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        ordering = ["player", "round"]
+        ordering = ["player_id", "round"]
         verbose_name_plural = "filled boxes"
         constraints = [
             models.UniqueConstraint(fields=["player", "category"], name="one_score_per_box"),
@@ -164,7 +164,7 @@ class GameEvent(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        ordering = ["game", "seq"]
+        ordering = ["game_id", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="one_event_per_seq"),
         ]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -31,6 +32,21 @@ from games.models import NAME_MAX_LENGTH, FilledBox, Game, GameEvent, Player
 CHAT_MAX_LENGTH = 500
 #: Events a snapshot carries, so a page can show what just happened.
 RECENT_EVENTS = 50
+
+
+#: What a command may change on the game's row (presence counts are kept apart).
+GAME_STATE_FIELDS = [
+    "status",
+    "started_at",
+    "finished_at",
+    "version",
+    "state_version",
+    "current_seat",
+    "dice",
+    "rolls_used",
+    "held",
+    "roll_off",
+]
 
 
 class CommandError(Exception):
@@ -173,7 +189,7 @@ def roll(
 ) -> None:
     """The player on turn keeps the dice at positions ``hold`` (0 to 4) and throws the rest."""
     with transaction.atomic():
-        game, _, player, state = _load_turn(code, player_id, version, as_seat)
+        game, players, player, state = _load_turn(code, player_id, version, as_seat)
         kept = rules.parse_hold(hold)
         # Dice are thrown only for the player on turn; for anyone else the rules say why not.
         fresh = dice.roll(state.turn.to_throw(kept)) if state.current == player.seat else []
@@ -186,6 +202,7 @@ def roll(
             "rolls_left": state.turn.rolls_left,
         }
         _save(game, [_append(game, GameEvent.Kind.ROLLED, payload)])
+        recent_states.put_after_commit(game, players, state)
 
 
 def score(
@@ -193,7 +210,7 @@ def score(
 ) -> None:
     """The player on turn writes the dice in ``category``; the turn passes on."""
     with transaction.atomic():
-        game, _, player, before = _load_turn(code, player_id, version, as_seat)
+        game, players, player, before = _load_turn(code, player_id, version, as_seat)
         box = rules.Category.parse(category)
         state = before.score(player.seat, box)  # Raises box_filled, joker_forced, not_rolled...
         card, old_card = state.cards[player.seat], before.cards[player.seat]
@@ -221,6 +238,7 @@ def score(
         events = [_append(game, GameEvent.Kind.SCORED, payload)]
         events += _finish_if_over(game, state)
         _save(game, events)
+        recent_states.put_after_commit(game, players, state)
 
 
 def chat(code: str, player_id: int | None, text: object, *, as_seat: int | None = None) -> None:
@@ -470,18 +488,60 @@ def _check_version(game: Game, version: object) -> None:
         )
 
 
+class RecentStates:
+    """The seats and rules state of recently played games, kept between commands.
+
+    A roll or a score needs the game's seats and cards; reading them is most of
+    the cost of the command. Every change to a game's play raises its
+    ``state_version``, and the game's row is read under its lock first, so an
+    entry stored under that game's current ``state_version`` is exactly what the
+    tables hold, even when other processes play the same game. Entries are
+    stored only once their transaction commits. Each process keeps its own, for
+    the ``size`` games played most recently.
+    """
+
+    def __init__(self, size: int = 2000) -> None:
+        self.size = size
+        self._entries: OrderedDict[str, tuple[int, list[Player], rules.Game]] = OrderedDict()
+
+    def get(self, game: Game) -> tuple[list[Player], rules.Game] | None:
+        entry = self._entries.get(game.code)
+        if entry is None or entry[0] != game.state_version:
+            return None
+        self._entries.move_to_end(game.code)
+        return entry[1], entry[2]
+
+    def put_after_commit(self, game: Game, players: list[Player], state: rules.Game) -> None:
+        key = (game.code, game.state_version)
+
+        def put() -> None:
+            self._entries[key[0]] = (key[1], players, state)
+            self._entries.move_to_end(key[0])
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+        transaction.on_commit(put)
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+
+recent_states = RecentStates()
+
+
 def _load_turn(
     code: str, player_id: int | None, version: object, as_seat: int | None
 ) -> tuple[Game, list[Player], Player, rules.Game]:
     game = _lock(code)
-    players = list(game.players.all())
+    cached = recent_states.get(game)
+    players = cached[0] if cached else list(game.players.all())
     player = _player(players, player_id, as_seat)
     if game.status == Game.Status.LOBBY:
         raise CommandError("not_started", "the game has not started yet")
     if game.status == Game.Status.FINISHED:
         raise rules.IllegalMoveError("the game is over", code="game_over")
     _check_version(game, version)
-    return game, players, player, _rules_state(game, players)
+    return game, players, player, cached[1] if cached else _rules_state(game, players)
 
 
 def _rules_state(game: Game, players: Sequence[Player]) -> rules.Game:
@@ -489,11 +549,12 @@ def _rules_state(game: Game, players: Sequence[Player]) -> rules.Game:
     preset = game.rules
     filled: dict[int, dict[str, int]] = {p.pk: {} for p in players}
     bonuses = dict.fromkeys(filled, 0)
-    for box in FilledBox.objects.filter(player__game=game).only(
+    boxes = FilledBox.objects.filter(player__game_id=game.pk).values_list(
         "player_id", "category", "points", "yahtzee_bonus"
-    ):
-        filled[box.player_id][box.category] = box.points
-        bonuses[box.player_id] += box.yahtzee_bonus
+    )
+    for player_id, category, points, bonus in boxes:
+        filled[player_id][category] = points
+        bonuses[player_id] += bonus
     cards = tuple(
         rules.Scorecard.from_filled(filled[p.pk], rules=preset, yahtzee_bonus_count=bonuses[p.pk])
         for p in players
@@ -570,7 +631,7 @@ def _append(
 
 def _save(game: Game, events: list[GameEvent]) -> None:
     """Store the game row and broadcast ``events`` once the transaction commits."""
-    game.save()
+    game.save(update_fields=GAME_STATE_FIELDS)
     messages = [event_message(e) for e in events]
     transaction.on_commit(lambda: _send(game.group_name, "game.event", messages))
 

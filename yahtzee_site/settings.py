@@ -73,11 +73,21 @@ SQLITE_PATH = BASE_DIR / "var" / "db.sqlite3"
 DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", default=f"sqlite:///{SQLITE_PATH}"),
-        conn_max_age=0,  # Under ASGI each request may run on another thread: no persistent links.
+        conn_max_age=0,
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Under ASGI every HTTP request runs in a thread of its own, so persistent connections
+    # would pile up: connections come from a pool instead, and go back to it after each
+    # request and after each websocket command.
+    DATABASES["default"]["OPTIONS"] = {"pool": {"min_size": 2, "max_size": 20, "timeout": 10}}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Keep connections open. Closing the last connection to a WAL database checkpoints
+    # the log into the file and deletes it, with fsyncs: once per websocket command, that
+    # cost several times the command itself. (The websocket commands all run on one
+    # thread, so they share one connection.)
+    DATABASES["default"]["CONN_MAX_AGE"] = 600
     DATABASES["default"]["OPTIONS"] = {
         # Take the write lock when a transaction begins, so two commands on one game
         # queue up instead of failing halfway with "database is locked".

@@ -10,7 +10,8 @@ from games.replay import ReplayError, Room, replay
 from games.services import CommandError
 from tests.server.helpers import Table
 
-pytestmark = pytest.mark.django_db
+# Committed transactions, so that the services keep their recent states between commands.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 GAMES = 20
 
