@@ -29,6 +29,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 
+def close_connections_before_fork() -> None:
+    """A forked child must not share the parent's database connections, or its pool."""
+    for connection in connections.all():
+        connection.close()
+        if getattr(connection, "pool", None) is not None:
+            connection.close_pool()
+
+
 def make_application():  # type: ignore[no-untyped-def]
     """The site for a Daphne forked from the test run, called in the child after the fork.
 
@@ -59,7 +67,7 @@ def live_server_url(transactional_db: None, settings) -> Iterator[str]:  # type:
     seen there (hence ``transactional_db``).
     """
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "localhost", "127.0.0.1"]
-    connections.close_all()  # A forked child must not share the parent's connections.
+    close_connections_before_fork()
     server = DaphneProcess("127.0.0.1", make_application)
     server.start()
     try:
@@ -69,6 +77,20 @@ def live_server_url(transactional_db: None, settings) -> Iterator[str]:  # type:
     finally:
         server.terminate()
         server.join(timeout=10)
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer() -> Iterator[None]:
+    """Each test starts with a new channel layer.
+
+    Every async test runs on an event loop of its own, and a Redis layer's
+    connections and locks belong to the loop that made them.
+    """
+    from channels.layers import channel_layers
+
+    channel_layers.backends = {}
+    yield
+    channel_layers.backends = {}
 
 
 def find_chromium() -> str | None:

@@ -26,10 +26,9 @@ from typing import Any
 import pytest
 import websockets
 from daphne.testing import DaphneProcess
-from django.db import connections
 from websockets.typing import Origin
 
-from tests.conftest import make_application
+from tests.conftest import close_connections_before_fork, make_application
 
 #: The longest wait for any one message, in seconds.
 TIMEOUT = 10
@@ -359,7 +358,7 @@ def two_servers(transactional_db: None, settings) -> Iterator[tuple[str, str]]: 
     """Two Daphne processes on two ports, sharing the test database and the Redis layer."""
     assert "redis" in settings.CHANNEL_LAYERS["default"]["BACKEND"].lower()
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "localhost", "127.0.0.1"]
-    connections.close_all()  # The forked children must not share the parent's connections.
+    close_connections_before_fork()  # The forked children must not share the parent's connections.
     servers = [DaphneProcess("127.0.0.1", make_application) for _ in range(2)]
     try:
         for server in servers:
