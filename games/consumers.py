@@ -173,6 +173,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         hold = message.get("hold", [])
         await self.call(services.roll, message, hold, version=message.get("version"))
 
+    async def do_hold(self, message: dict[str, Any]) -> None:
+        # No version: a hold changes nobody's choices, so quick clicks must never be stale.
+        await self.call(services.hold, message, message.get("hold"))
+
     async def do_score(self, message: dict[str, Any]) -> None:
         category = message.get("category")
         await self.call(services.score, message, category, version=message.get("version"))
@@ -192,6 +196,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         "leave": do_leave,
         "start": do_start,
         "roll": do_roll,
+        "hold": do_hold,
         "score": do_score,
         "chat": do_chat,
         "snapshot": do_snapshot,

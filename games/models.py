@@ -59,8 +59,8 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     #: The sequence number of the last event; every broadcast carries it.
     version = models.PositiveIntegerField(default=0)
-    #: The sequence number of the last event that changed the play (anything but chat).
-    #: A command sent by a client that had not seen it is stale.
+    #: The sequence number of the last event that changed the play (anything but chat and
+    #: holds). A command sent by a client that had not seen it is stale.
     state_version = models.PositiveIntegerField(default=0)
     #: Open websocket connections that watch without a seat, across every server process.
     watchers = models.PositiveIntegerField(default=0)
@@ -153,6 +153,7 @@ class GameEvent(models.Model):
         STARTED = "started"
         ROLL_OFF = "roll_off"
         ROLLED = "rolled"
+        HELD = "held"
         SCORED = "scored"
         FINISHED = "finished"
         CHAT = "chat"

@@ -84,11 +84,25 @@ def _apply(room: Room, kind: str, data: Mapping[str, Any]) -> Room:
         fresh = [face for i, face in enumerate(data["dice"]) if i not in held]
         game = game.roll(data["seat"], fresh, held)
         _expect(list(game.turn.dice or ()) == list(data["dice"]), "the dice are the dice rolled")
+        if "options" in data:  # Logs written before rolls carried their options have none.
+            options = game.cards[data["seat"]].options(data["dice"])
+            _expect(
+                data["options"] == {c.value: points for c, points in options.items()},
+                "the options are the boxes this roll may be written in",
+            )
+        return replace(room, game=game)
+    if kind == "held":
+        game = game.hold(data["seat"], data["held"])
         return replace(room, game=game)
     if kind == "scored":
         game = game.score(data["seat"], data["category"])
         card = game.cards[data["seat"]]
         _expect(card[rules.Category(data["category"])] == data["points"], "the points add up")
+        _expect(data.get("total", card.total) == card.total, "the total adds up")
+        if "card" in data:  # Logs written before scores carried the card have none.
+            boxes = {c.value: card[c] for c in rules.Category}
+            _expect(data["card"]["boxes"] == boxes, "the card is the card scored")
+            _expect(data["round"] == game.round, "the round is the round now played")
         return replace(room, game=game)
     if kind == "finished":
         _expect(game.is_over, "a game finishes when every card is complete")

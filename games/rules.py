@@ -490,8 +490,9 @@ def parse_hold(hold: Iterable[int]) -> frozenset[int]:
 class Turn:
     """One player's turn: the dice on the table and how many rolls are used.
 
-    ``dice`` is ``None`` until the first roll. ``held`` is the set of
-    positions kept from the roll before the last one.
+    ``dice`` is ``None`` until the first roll. ``held`` is the set of positions
+    held now: the dice the last roll kept, until :meth:`hold` chooses others.
+    It is what the player shows everyone; the next roll still names its own.
     """
 
     dice: Dice | None = None
@@ -525,6 +526,24 @@ class Turn:
         if len(kept) == DICE_COUNT:
             raise InvalidInputError("every die is held: nothing to roll", code="invalid_hold")
         return DICE_COUNT - len(kept)
+
+    def hold(self, hold: Iterable[int]) -> Turn:
+        """The turn with the dice at ``hold`` held, ready for the next roll; nothing is thrown.
+
+        Holding is allowed only when a roll could follow: after the first roll,
+        with a roll left, and with at least one die to throw.
+
+        >>> Turn().roll([1, 2, 3, 4, 5]).hold([4, 0]).held
+        frozenset({0, 4})
+        """
+        kept = parse_hold(hold)  # Once: ``hold`` may be an iterator.
+        if self.dice is None:
+            raise IllegalMoveError(
+                "roll the dice before holding any: the first roll throws all five",
+                code="hold_before_roll",
+            )
+        self._throw_count(kept)  # Raises no_rolls_left, or invalid_hold for all five.
+        return Turn(dice=self.dice, rolls_used=self.rolls_used, held=kept)
 
     def roll(self, fresh: Iterable[int], hold: Iterable[int] = ()) -> Turn:
         """The turn after keeping the dice at ``hold`` and throwing the rest.
@@ -695,6 +714,11 @@ class Game:
         return Game(
             self.rules, self.cards, self.roll_off, seat, self.turn.roll(fresh, hold), self.left
         )
+
+    def hold(self, seat: int, hold: Iterable[int]) -> Game:
+        """The game after ``seat`` holds the dice at ``hold`` for the next roll; none is thrown."""
+        self._check_turn(seat)
+        return Game(self.rules, self.cards, self.roll_off, seat, self.turn.hold(hold), self.left)
 
     def score(self, seat: int, category: Category | str) -> Game:
         """The game after ``seat`` writes the dice on the table in ``category``; the turn passes."""

@@ -19,6 +19,7 @@ import json
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -200,8 +201,28 @@ def roll(
             "dice": list(state.turn.dice or ()),
             "held": sorted(kept),
             "rolls_left": state.turn.rolls_left,
+            # The legal moves, as the snapshot's turn.options: a client needs no rules for them.
+            "options": _options_json(state.cards[player.seat], state.turn.dice),
         }
         _save(game, [_append(game, GameEvent.Kind.ROLLED, payload)])
+        recent_states.put_after_commit(game, players, state)
+
+
+def hold(
+    code: str, player_id: int | None, hold: Iterable[int], *, as_seat: int | None = None
+) -> None:
+    """The player on turn shows which dice (positions 0 to 4) it means to keep for the next roll.
+
+    It carries no version and makes no other command stale, like chat: a player
+    clicking dice one after another must never be told the game has moved on. The
+    next ``roll`` still names the dice it keeps.
+    """
+    with transaction.atomic():
+        game, players, player, state = _load_play(code, player_id, as_seat)
+        state = state.hold(player.seat, hold)  # Raises not_your_turn, invalid_hold...
+        _store(game, state)
+        payload = {"seat": player.seat, "held": sorted(state.turn.held)}
+        _save(game, [_append(game, GameEvent.Kind.HELD, payload, changes_play=False)])
         recent_states.put_after_commit(game, players, state)
 
 
@@ -234,6 +255,9 @@ def score(
             "yahtzee_bonus": bonus,
             "total": card.total,
             "next": None if state.is_over else state.current,
+            "round": state.round,
+            # The whole card, as the snapshot shows it, so a client need not add up the totals.
+            "card": card_json(card),
         }
         events = [_append(game, GameEvent.Kind.SCORED, payload)]
         events += _finish_if_over(game, state)
@@ -387,9 +411,13 @@ def _turn_json(state: rules.Game | None) -> dict[str, Any] | None:
         "dice": list(dice) if dice else None,
         "held": sorted(state.turn.held),
         "rolls_left": state.turn.rolls_left,
-        # What each open box would score with these dice (only the allowed boxes under a Joker).
-        "options": {c.value: points for c, points in card.options(dice).items()} if dice else {},
+        "options": _options_json(card, dice),
     }
+
+
+def _options_json(card: rules.Scorecard, dice: rules.Dice | None) -> dict[str, int]:
+    # What each open box would score with these dice (only the allowed boxes under a Joker).
+    return {c.value: points for c, points in card.options(dice).items()} if dice else {}
 
 
 def _roll_off_json(roll_off: rules.RollOff) -> dict[str, Any]:
@@ -495,9 +523,11 @@ class RecentStates:
     the cost of the command. Every change to a game's play raises its
     ``state_version``, and the game's row is read under its lock first, so an
     entry stored under that game's current ``state_version`` is exactly what the
-    tables hold, even when other processes play the same game. Entries are
-    stored only once their transaction commits. Each process keeps its own, for
-    the ``size`` games played most recently.
+    tables hold, even when other processes play the same game. The one exception
+    is the held dice: a ``hold`` changes them without raising ``state_version``
+    (so that it makes no roll stale), so they are always taken from the row.
+    Entries are stored only once their transaction commits. Each process keeps
+    its own, for the ``size`` games played most recently.
     """
 
     def __init__(self, size: int = 2000) -> None:
@@ -509,7 +539,11 @@ class RecentStates:
         if entry is None or entry[0] != game.state_version:
             return None
         self._entries.move_to_end(game.code)
-        return entry[1], entry[2]
+        players, state = entry[1], entry[2]
+        held = frozenset(game.held)
+        if state.turn.held != held:  # Another process took a hold since this entry was stored.
+            state = replace(state, turn=replace(state.turn, held=held))
+        return players, state
 
     def put_after_commit(self, game: Game, players: list[Player], state: rules.Game) -> None:
         key = (game.code, game.state_version)
@@ -532,6 +566,16 @@ recent_states = RecentStates()
 def _load_turn(
     code: str, player_id: int | None, version: object, as_seat: int | None
 ) -> tuple[Game, list[Player], Player, rules.Game]:
+    """:func:`_load_play`, for a command that must carry the version of the play it saw."""
+    game, players, player, state = _load_play(code, player_id, as_seat)
+    _check_version(game, version)
+    return game, players, player, state
+
+
+def _load_play(
+    code: str, player_id: int | None, as_seat: int | None
+) -> tuple[Game, list[Player], Player, rules.Game]:
+    """The locked game, its seats, the acting player and the rules state of a game in play."""
     game = _lock(code)
     cached = recent_states.get(game)
     players = cached[0] if cached else list(game.players.all())
@@ -540,7 +584,6 @@ def _load_turn(
         raise CommandError("not_started", "the game has not started yet")
     if game.status == Game.Status.FINISHED:
         raise rules.IllegalMoveError("the game is over", code="game_over")
-    _check_version(game, version)
     return game, players, player, cached[1] if cached else _rules_state(game, players)
 
 

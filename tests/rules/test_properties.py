@@ -132,13 +132,22 @@ def roll_for(rnd: random.Random, count: int) -> list[int]:
 
 
 def play_turn(game: Game, rnd: random.Random) -> Game:
-    """The current seat rolls one to three times with random holds and scores a random option."""
+    """The current seat rolls one to three times with random holds and scores a random option.
+
+    Now and then it holds dice between rolls first, as a player does die by die; that
+    changes only which dice are held.
+    """
     seat = game.current
     assert seat is not None
     game = game.roll(seat, roll_for(rnd, 5))
     for _ in range(rnd.randint(0, 2)):
+        if rnd.random() < 0.5:
+            held = game.hold(seat, rnd.sample(range(5), rnd.randint(0, 4)))
+            assert (held.turn.dice, held.turn.rolls_used) == (game.turn.dice, game.turn.rolls_used)
+            game = held
         hold = rnd.sample(range(5), rnd.randint(0, 4))
         game = game.roll(seat, roll_for(rnd, 5 - len(hold)), hold=hold)
+        assert game.turn.held == frozenset(hold)
     assert game.turn.dice is not None
     box = rnd.choice(list(game.cards[seat].options(game.turn.dice)))
     return game.score(seat, box.value)

@@ -132,6 +132,74 @@ def test_dice_kept_once_may_be_thrown_again() -> None:
     assert turn.held == frozenset({2, 3, 4})
 
 
+# -- holding dice between rolls -----------------------------------------------------------
+
+
+def test_holding_sets_the_held_dice_and_throws_nothing() -> None:
+    rolled = Turn().roll(dice("1 2 3 4 5"))
+    held = rolled.hold([4, 0])
+    assert held == Turn(dice=(1, 2, 3, 4, 5), rolls_used=1, held=frozenset({0, 4}))
+    assert rolled.held == frozenset()  # The turn it came from is unchanged.
+
+
+def test_a_new_hold_replaces_the_last_and_may_hold_nothing() -> None:
+    turn = Turn().roll(dice("6 6 1 2 3")).roll([6, 6, 6], hold=[0, 1])
+    assert turn.held == frozenset({0, 1})  # After a roll the kept dice stay held...
+    turn = turn.hold([2, 3])
+    assert turn.held == frozenset({2, 3})  # ...until the player holds others...
+    assert turn.hold([]).held == frozenset()  # ...or lets them all go.
+    assert (turn.dice, turn.rolls_left) == ((6, 6, 6, 6, 6), 1)
+
+
+def test_the_roll_after_a_hold_keeps_the_dice_it_names() -> None:
+    turn = Turn().roll(dice("1 2 3 4 5")).hold([0, 1])
+    # The roll names its own dice; the held ones only show what the player meant to keep.
+    turn = turn.roll([6, 6, 6, 6], hold=[2])
+    assert (turn.dice, turn.held, turn.rolls_left) == ((6, 6, 3, 6, 6), frozenset({2}), 1)
+
+
+def test_holding_needs_a_roll_on_the_table() -> None:
+    for hold in ([], [0]):
+        with raises_code("hold_before_roll", IllegalMoveError):
+            Turn().hold(hold)
+
+
+def test_holding_needs_a_roll_left() -> None:
+    turn = Turn().roll(dice("1 2 3 4 5")).roll([6], hold=[0, 1, 2, 3]).roll([6, 6], hold=[0, 1, 2])
+    assert turn.rolls_left == 0
+    with raises_code("no_rolls_left", IllegalMoveError):
+        turn.hold([0])
+
+
+@pytest.mark.parametrize(
+    "hold", [[-1], [5], [0, 0], ["1"], [True], [1.0], "01", None, 3, [0, 1, 2, 3, 4]]
+)
+def test_bad_holds_are_refused_when_holding_too(hold: object) -> None:
+    turn = Turn().roll(dice("1 2 3 4 5")).hold([1])
+    with raises_code("invalid_hold", InvalidInputError):
+        turn.hold(hold)  # type: ignore[arg-type]
+    assert turn.held == frozenset({1})
+
+
+def test_a_game_lets_only_the_seat_on_turn_hold() -> None:
+    game = throw(Game.new(2), s0="6 6 6 6 6", s1="1 1 1 1 1").roll(0, ROLL)
+    with raises_code("not_your_turn", IllegalMoveError):
+        game.hold(1, [0])
+    held = game.hold(0, iter([3, 1]))
+    assert held.turn == Turn(dice=ROLL, rolls_used=1, held=frozenset({1, 3}))
+    assert (held.current, held.cards, held.round) == (game.current, game.cards, game.round)
+    with raises_code("roll_off_pending", IllegalMoveError):
+        Game.new(2).hold(0, [])
+    with raises_code("hold_before_roll", IllegalMoveError):
+        take_turn(game).hold(1, [])
+
+
+def test_holding_in_a_finished_game_is_refused() -> None:
+    game = finished(Game.new(1))
+    with raises_code("game_over", IllegalMoveError):
+        game.hold(0, [])
+
+
 def test_turn_is_immutable() -> None:
     turn = Turn()
     rolled = turn.roll(dice("1 2 3 4 5"))
@@ -397,6 +465,7 @@ def test_commands_name_a_real_seat(seat: object) -> None:
     for command in (
         lambda: game.roll(seat, dice("1 2 3 4 5")),  # type: ignore[arg-type]
         lambda: game.leave(seat),  # type: ignore[arg-type]
+        lambda: game.hold(seat, []),  # type: ignore[arg-type]
     ):
         with raises_code("invalid_seat", InvalidInputError):
             command()

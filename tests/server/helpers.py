@@ -44,6 +44,9 @@ class Table:
     def roll(self, name: str, hold: Iterable[int] = ()) -> None:
         services.roll(self.code, self.id(name), hold, version=self.version)
 
+    def hold(self, name: str, hold: Iterable[int]) -> None:
+        services.hold(self.code, self.id(name), hold)
+
     def score(self, name: str, category: str) -> None:
         services.score(self.code, self.id(name), category, version=self.version)
 

@@ -231,6 +231,45 @@ async def test_a_reconnecting_player_gets_their_seat_and_the_turn_back(fixed_dic
         await client.close()
 
 
+async def test_a_hold_reaches_the_other_player_and_the_watcher(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    code, alice, bob, watcher = await started_table(fixed_dice)
+    fixed_dice.load(2, 6, 2, 5, 1)
+    await alice.send(type="roll", version=alice.version)
+    rolled = (await alice.expect("rolled"))["data"]
+    assert rolled["options"] == {
+        **{"ones": 1, "twos": 4, "threes": 0, "fours": 0, "fives": 5, "sixes": 6},
+        **{"three_of_a_kind": 0, "four_of_a_kind": 0, "full_house": 0},
+        **{"small_straight": 0, "large_straight": 0, "yahtzee": 0, "chance": 16},
+    }
+    seen = alice.version
+    for hold in ([0], [2, 0]):  # Die by die, with no version: clicks are never stale.
+        await alice.send(type="hold", hold=hold, id="h")
+        for client in (alice, bob, watcher):
+            held = await client.expect("held")
+            assert held["data"] == {"seat": 0, "held": sorted(hold)}
+    assert alice.errors == []
+    # The watcher and a socket that connects now both see the dice held.
+    late = await Client(code).connect()
+    assert late.snapshot["turn"]["held"] == [0, 2]
+    assert late.snapshot["recent"][-1] == watcher.events[-1]
+    # A roll sent with the version from before the holds is not stale.
+    fixed_dice.load(2, 2, 2)
+    await alice.send(type="roll", hold=[0, 2], version=seen)
+    rolled = (await alice.expect("rolled"))["data"]
+    assert (rolled["dice"], rolled["held"]) == ([2, 2, 2, 2, 2], [0, 2])
+    assert rolled["options"]["yahtzee"] == 50
+    await alice.send(type="score", category="yahtzee", version=alice.version)
+    scored = (await alice.expect("scored"))["data"]
+    assert (scored["total"], scored["next"], scored["round"]) == (50, 1, 1)
+    assert scored["card"]["boxes"]["yahtzee"] == 50
+    for client in (bob, watcher):
+        await client.drain()
+    assert [e["kind"] for e in watcher.events] == ["rolled", "held", "held", "rolled", "scored"]
+    assert [e["data"] for e in watcher.events] == [e["data"] for e in bob.events]
+    for client in (alice, bob, watcher, late):
+        await client.close()
+
+
 @database_sync_to_async
 def _player_id(code: str, seat: int) -> int:
     return Game.objects.get(code=code).players.get(seat=seat).pk
@@ -259,6 +298,14 @@ BAD_INPUTS = [
     ("hold negative", 1, "alice", text(type="roll", hold=[-1], version="V"), "invalid_hold"),
     ("hold not a list", 1, "alice", text(type="roll", hold="0 1", version="V"), "invalid_hold"),
     ("fourth roll", 3, "alice", text(type="roll", version="V"), "no_rolls_left"),
+    ("hold before roll", 0, "alice", text(type="hold", hold=[0]), "hold_before_roll"),
+    ("hold off turn", 1, "bob", text(type="hold", hold=[0]), "not_your_turn"),
+    ("watcher holds", 1, "watcher", text(type="hold", hold=[0]), "not_a_player"),
+    ("hold for another seat", 1, "alice", text(type="hold", hold=[0], seat=1), "not_your_seat"),
+    ("hold all five", 1, "alice", text(type="hold", hold=[0, 1, 2, 3, 4]), "invalid_hold"),
+    ("hold a repeat", 1, "alice", text(type="hold", hold=[2, 2]), "invalid_hold"),
+    ("hold no list", 1, "alice", text(type="hold"), "invalid_hold"),
+    ("hold after last roll", 3, "alice", text(type="hold", hold=[0]), "no_rolls_left"),
     (
         "score before roll",
         0,

@@ -59,6 +59,9 @@ def play_randomly(seed: int) -> tuple[Table, int]:
                 table.leave(actor)
             elif rng.random() < 0.03:
                 services.chat(table.code, table.id(actor), f"seed {seed}")
+            elif rng.random() < 0.2:
+                # Holds die by die between rolls, now and then one the rules refuse.
+                table.hold(actor, rng.sample(range(5), rng.randint(0, 5)))
             elif roll_now or rng.random() < 0.05:
                 hold = rng.sample(range(5), rng.randint(0, 4)) if state.turn.has_rolled else []
                 table.roll(actor, hold)
@@ -76,15 +79,29 @@ def play_randomly(seed: int) -> tuple[Table, int]:
 
 def test_random_games_replay_to_what_is_stored() -> None:
     refused = 0
+    kinds: set[str] = set()
     for seed in range(GAMES):
         table, refusals = play_randomly(seed)
         refused += refusals
+        kinds.update(table.kinds())
         room = replayed_room(table.code)
         assert room == stored_room(table.code), f"seed {seed}"
         assert room.status == "finished"
         totals = [card.total for card in room.game.cards]  # type: ignore[union-attr]
         assert table.last_event().payload["totals"] == totals
     assert refused > GAMES  # The games tried illegal moves too, and none of them left a trace.
+    assert set(GameEvent.Kind) == kinds  # Every kind of event came up, holds included.
+
+
+def test_a_game_replays_with_the_dice_held_mid_turn(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    table = Table("ana", "ben")
+    fixed_dice.load(6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1, 2, 3, 4, 6)
+    table.start()
+    table.roll("ana")
+    table.hold("ana", [3, 4])
+    room = replayed_room(table.code)
+    assert room == stored_room(table.code)
+    assert room.game.turn.held == {3, 4}  # type: ignore[union-attr]
 
 
 def test_a_lobby_replays() -> None:
@@ -106,6 +123,48 @@ def test_a_log_that_does_not_follow_the_rules_fails_to_replay(fixed_dice) -> Non
         payload={"seat": 0, "dice": [1, 1, 3, 4, 5], "held": [], "rolls_left": 2}
     )
     with pytest.raises(ReplayError, match="scored"):
+        replayed_room(table.code)
+
+
+def forged(code: str, kind: str, **changes: object) -> None:
+    """Change the last ``kind`` event's payload behind the model's back."""
+    event = GameEvent.objects.filter(game__code=code, kind=kind).latest("seq")
+    GameEvent.objects.filter(pk=event.pk).update(payload={**event.payload, **changes})
+
+
+def test_a_hold_forged_for_the_seat_not_on_turn_fails_to_replay(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    table = Table("ana", "ben")
+    fixed_dice.load(6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1, 2, 3, 4, 6)
+    table.start()
+    table.roll("ana")
+    table.hold("ana", [0, 1])
+    replayed_room(table.code)  # As played, it replays.
+    forged(table.code, "held", seat=1)
+    with pytest.raises(ReplayError, match=r"\(held\).*not seat 1's"):
+        replayed_room(table.code)
+
+
+@pytest.mark.parametrize(
+    ("kind", "changes"),
+    [
+        ("held", {"held": [0, 1, 2, 3, 4]}),
+        ("rolled", {"options": {"chance": 14}}),
+        ("scored", {"round": 2}),
+        ("scored", {"total": 99}),
+        ("scored", {"card": {"boxes": {"chance": 99}}}),
+    ],
+)
+def test_a_log_whose_events_do_not_add_up_fails_to_replay(  # type: ignore[no-untyped-def]
+    fixed_dice, kind: str, changes: dict[str, object]
+) -> None:
+    table = Table("ana", "ben")
+    fixed_dice.load(6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1, 2, 3, 4, 6)
+    table.start()
+    table.roll("ana")
+    table.hold("ana", [0, 1])
+    table.score("ana", "chance")
+    forged(table.code, kind, **changes)
+    with pytest.raises(ReplayError, match=kind):
         replayed_room(table.code)
 
 

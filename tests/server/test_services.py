@@ -225,10 +225,32 @@ def test_a_roll_throws_the_dice_not_held(table: Table, fixed_dice) -> None:  # t
     event = table.last_event()
     assert (event.kind, event.payload) == (
         "rolled",
-        {"seat": 0, "dice": [5, 2, 3, 4, 5], "held": [1, 2, 3], "rolls_left": 1},
+        {
+            "seat": 0,
+            "dice": [5, 2, 3, 4, 5],
+            "held": [1, 2, 3],
+            "rolls_left": 1,
+            "options": {
+                "ones": 0,
+                "twos": 2,
+                "threes": 3,
+                "fours": 4,
+                "fives": 10,
+                "sixes": 0,
+                "three_of_a_kind": 0,
+                "four_of_a_kind": 0,
+                "full_house": 0,
+                "small_straight": 30,
+                "large_straight": 0,
+                "yahtzee": 0,
+                "chance": 19,
+            },
+        },
     )
     state = table.state()
     assert (state.turn.dice, state.turn.rolls_left) == ((5, 2, 3, 4, 5), 1)
+    assert state.turn.held == {1, 2, 3}  # The kept dice stay held after the roll.
+    assert event.payload["options"] == services.snapshot(table.code)["turn"]["options"]
 
 
 def test_the_server_rolls_fair_dice_by_default(table: Table, settings) -> None:  # type: ignore[no-untyped-def]
@@ -267,6 +289,17 @@ def test_the_server_rolls_fair_dice_by_default(table: Table, settings) -> None: 
         ([()], lambda t: services.roll(t.code, t.id("alice"), version=999), "stale"),
         ([()], lambda t: services.roll(t.code, t.id("alice"), version="7"), "invalid_message"),
         ([()], lambda t: services.roll(t.code, t.id("alice"), version=None), "invalid_message"),
+        ([], lambda t: t.hold("alice", [0]), "hold_before_roll"),
+        ([], lambda t: t.hold("alice", []), "hold_before_roll"),
+        ([()], lambda t: t.hold("bob", [0]), "not_your_turn"),
+        ([()], lambda t: t.hold("alice", [5]), "invalid_hold"),
+        ([()], lambda t: t.hold("alice", [1, 1]), "invalid_hold"),
+        ([()], lambda t: t.hold("alice", "01"), "invalid_hold"),
+        ([()], lambda t: t.hold("alice", None), "invalid_hold"),
+        ([()], lambda t: t.hold("alice", [0, 1, 2, 3, 4]), "invalid_hold"),
+        ([(), (), ()], lambda t: t.hold("alice", [0]), "no_rolls_left"),
+        ([()], lambda t: services.hold(t.code, None, [0]), "not_a_player"),
+        ([()], lambda t: services.hold(t.code, t.id("alice"), [0], as_seat=1), "not_your_seat"),
     ],
 )
 def test_a_refused_command_changes_nothing(table: Table, fixed_dice, setup, command, code) -> None:  # type: ignore[no-untyped-def]
@@ -278,6 +311,73 @@ def test_a_refused_command_changes_nothing(table: Table, fixed_dice, setup, comm
     with pytest.raises((CommandError, rules.RuleError)) as error:
         command(table)
     assert error.value.code == code  # type: ignore[union-attr]
+    assert fingerprint(table.code) == before
+
+
+# -- holding ----------------------------------------------------------------------------
+
+
+def test_a_hold_shows_everyone_the_dice_held_and_throws_nothing(table: Table, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    fixed_dice.load(1, 2, 3, 4, 6)
+    table.roll("alice")
+    before = table.game
+    table.hold("alice", [3, 0])
+    event = table.last_event()
+    assert (event.kind, event.payload) == ("held", {"seat": 0, "held": [0, 3]})
+    game = table.game
+    assert game.version == before.version + 1
+    assert game.state_version == before.state_version  # Holding is not a change of play.
+    assert (game.dice, game.rolls_used, game.held) == ([1, 2, 3, 4, 6], 1, [0, 3])
+    table.hold("alice", [])  # Letting every die go is a hold too.
+    assert table.last_event().payload == {"seat": 0, "held": []}
+    assert table.state().turn == rules.Turn((1, 2, 3, 4, 6), 1, frozenset())
+
+
+def test_the_snapshot_shows_the_dice_held_now(table: Table, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    fixed_dice.load(1, 2, 3, 4, 6)
+    table.roll("alice")
+    table.hold("alice", [4, 1])
+    snapshot = services.snapshot(table.code)
+    assert snapshot["turn"]["held"] == [1, 4]
+    assert snapshot["turn"]["dice"] == [1, 2, 3, 4, 6]
+    assert snapshot["turn"]["rolls_left"] == 2
+    assert snapshot["version"] == table.version
+    assert snapshot["recent"][-1]["kind"] == "held"
+
+
+def test_a_hold_makes_no_roll_stale(table: Table, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    fixed_dice.load(1, 2, 3, 4, 6)
+    table.roll("alice")
+    seen = table.version
+    table.hold("alice", [0])
+    table.hold("alice", [0, 1])
+    fixed_dice.load(5, 5, 5)
+    services.roll(table.code, table.id("alice"), [0, 1], version=seen)  # Saw neither hold.
+    assert table.last_event().payload["dice"] == [1, 2, 5, 5, 5]
+
+
+def test_a_roll_after_a_hold_keeps_the_dice_it_names(table: Table, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    fixed_dice.load(1, 2, 3, 4, 6)
+    table.roll("alice")
+    table.hold("alice", [0, 1])
+    fixed_dice.load(6, 6)
+    table.roll("alice", [0, 1, 2])  # The roll's own hold counts, not the one shown before.
+    event = table.last_event()
+    assert (event.payload["dice"], event.payload["held"]) == ([1, 2, 3, 6, 6], [0, 1, 2])
+    assert table.state().turn.held == {0, 1, 2}
+    assert services.snapshot(table.code)["turn"]["held"] == [0, 1, 2]
+    fixed_dice.load(5, 5, 5, 5, 5)
+    table.roll("alice")  # A roll that names no dice throws all five, whatever was held.
+    assert table.last_event().payload["dice"] == [5, 5, 5, 5, 5]
+    assert table.state().turn.held == frozenset()
+
+
+def test_a_hold_is_refused_in_the_lobby() -> None:
+    table = Table("alice", "bob")
+    before = fingerprint(table.code)
+    with pytest.raises(CommandError) as error:
+        table.hold("alice", [])
+    assert error.value.code == "not_started"
     assert fingerprint(table.code) == before
 
 
@@ -296,6 +396,7 @@ def test_scoring_writes_the_box_and_passes_the_turn(table: Table, fixed_dice) ->
         [3, 3, 3, 5, 5],
         False,
     )
+    snapshot = services.snapshot(table.code)
     assert table.last_event().payload == {
         "seat": 0,
         "category": "full_house",
@@ -304,8 +405,28 @@ def test_scoring_writes_the_box_and_passes_the_turn(table: Table, fixed_dice) ->
         "yahtzee_bonus": False,
         "total": 25,
         "next": 1,
+        "round": 1,  # Bob's first turn is still round 1.
+        "card": snapshot["players"][0]["card"],
     }
+    assert snapshot["players"][0]["card"]["boxes"]["full_house"] == 25
+    assert snapshot["game"]["round"] == 1
     assert table.state().current == 1
+
+
+def test_the_score_event_carries_the_card_and_the_round_the_snapshot_shows(
+    table: Table, fixed_dice
+) -> None:  # type: ignore[no-untyped-def]
+    for name, category in (("alice", "chance"), ("bob", "sixes"), ("alice", "sixes")):
+        fixed_dice.load(6, 6, 6, 2, 1)
+        table.roll(name)
+        table.score(name, category)
+        scored = table.last_event().payload
+        snapshot = services.snapshot(table.code)
+        assert scored["card"] == snapshot["players"][scored["seat"]]["card"]
+        assert scored["round"] == snapshot["game"]["round"]
+    assert scored["round"] == 2  # Both have one box filled: Bob's second turn.
+    assert scored["card"]["boxes"]["sixes"] == 18
+    assert (scored["card"]["upper_total"], scored["card"]["total"]) == (18, 21 + 18)
 
 
 def _score_yahtzee_then_fill(table: Table, fixed_dice, box: str) -> None:  # type: ignore[no-untyped-def]
@@ -328,6 +449,15 @@ def test_a_second_yahtzee_earns_a_bonus_check(table: Table, fixed_dice) -> None:
     card = table.state().cards[0]
     assert (card.yahtzee_bonus_count, card.total) == (1, 50 + 25 + 100)
     assert table.last_event().payload["yahtzee_bonus"] is True
+
+
+def test_a_roll_offers_only_the_boxes_the_forced_joker_allows(table: Table, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    _score_yahtzee_then_fill(table, fixed_dice, "fives")
+    rolled = GameEvent.objects.filter(game__code=table.code, kind="rolled").order_by("-seq")[0]
+    assert rolled.payload["dice"] == [5, 5, 5, 5, 5]
+    assert rolled.payload["options"] == {"fives": 25}  # The Joker sends it to Fives alone.
+    scored = table.last_event().payload
+    assert (scored["card"]["yahtzee_bonus_count"], scored["card"]["yahtzee_bonus"]) == (1, 100)
 
 
 def test_the_forced_joker_refuses_another_box(table: Table, fixed_dice) -> None:  # type: ignore[no-untyped-def]
@@ -370,9 +500,16 @@ def test_a_complete_game_finishes_with_its_winners(fixed_dice) -> None:  # type:
     card = table.state().cards[0]
     assert (card.upper_total, card.lower_total, card.yahtzee_bonus_count) == (30, 235, 12)
     assert table.last_event().payload == {"winners": [0], "totals": [30 + 235 + 1200]}
-    with pytest.raises(rules.IllegalMoveError) as error:
-        table.roll("alice")
-    assert error.value.code == "game_over"
+    last_score = GameEvent.objects.filter(game=game, kind="scored").latest("seq").payload
+    assert (last_score["next"], last_score["round"]) == (None, 13)
+    assert last_score["card"] == services.snapshot(table.code)["players"][0]["card"]
+    assert last_score["card"]["total"] == 30 + 235 + 1200
+    before = fingerprint(table.code)
+    for command in (lambda: table.roll("alice"), lambda: table.hold("alice", [])):
+        with pytest.raises(rules.IllegalMoveError) as error:
+            command()
+        assert error.value.code == "game_over"
+    assert fingerprint(table.code) == before
 
 
 def test_tied_totals_share_the_win(table: Table, fixed_dice) -> None:  # type: ignore[no-untyped-def]
@@ -493,3 +630,38 @@ def test_the_recent_states_never_outlive_a_change_made_elsewhere(fixed_dice) -> 
     table.score("alice", "yahtzee")
     assert table.state().left == {1}
     assert table.state().cards[0].total == 15 + 50
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hold_reads_less_when_the_game_is_in_the_recent_states(
+    fixed_dice, django_assert_num_queries
+) -> None:  # type: ignore[no-untyped-def]
+    table = Table("alice", "bob")
+    fixed_dice.load(*ALICE_FIRST, 1, 2, 3, 4, 5)
+    table.start()
+    table.roll("alice")  # Now in the recent states.
+    with django_assert_num_queries(5):  # The lock, the event, the game's row; BEGIN and COMMIT.
+        table.hold("alice", [0, 1])
+    with django_assert_num_queries(5):  # And the hold kept the entry.
+        table.hold("alice", [2])
+    assert table.state().turn.held == {2}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_recent_states_never_give_a_hold_taken_elsewhere(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    table = Table("alice", "bob")
+    fixed_dice.load(*ALICE_FIRST, 1, 2, 3, 4, 6)
+    table.start()
+    table.roll("alice")
+    stale = services.recent_states._entries[table.code]  # Held: nothing.
+    # Another server process takes a hold: it changes the held dice but not the state_version,
+    # so this process's entry still matches the game's row.
+    table.hold("alice", [0, 4])
+    services.recent_states._entries[table.code] = stale
+    cached = services.recent_states.get(table.game)
+    assert cached is not None
+    assert cached[1].turn.held == {0, 4}
+    assert cached[1] == table.state()
+    fixed_dice.load(5, 5)
+    table.roll("alice", [0, 1, 2])
+    assert table.state().turn == rules.Turn((1, 2, 3, 5, 5), 2, frozenset({0, 1, 2}))
