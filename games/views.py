@@ -8,18 +8,41 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 
-from games import rules
+from games import rules, services
+from games.forms import NewGameForm
+from games.models import Game
+from games.qr import qr_svg
 
 HEALTH_TIMEOUT_SECONDS = 2.0
 
 
-@require_safe
+LIVE_GAMES_SHOWN = 8
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
 def home(request: HttpRequest) -> HttpResponse:
-    """The welcome page, with the scorecard's thirteen boxes explained."""
+    """The welcome page: open a room, watch a live game, learn the scorecard.
+
+    Opening a room seats its creator as host; the seat belongs to this browser's session.
+    """
+    form = NewGameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game, _ = services.create_game(
+                preset=form.cleaned_data["preset"],
+                seats=form.cleaned_data["seats"],
+                host_name=form.cleaned_data["name"],
+                session_key=_session_key(request),
+            )
+        except services.CommandError as error:
+            form.add_error("name", str(error))
+        else:
+            return redirect("room", code=game.code)
 
     def boxes(section: tuple[rules.Category, ...]) -> list[dict[str, str]]:
         return [{"label": c.label, "how": BOX_HOW_TO[c]} for c in section]
@@ -40,10 +63,85 @@ def home(request: HttpRequest) -> HttpResponse:
             f"holds {rules.YAHTZEE_SCORE}.",
         },
     ]
+    live_games = (
+        Game.objects.filter(status=Game.Status.PLAYING)
+        .order_by("-started_at")
+        .prefetch_related("players")[:LIVE_GAMES_SHOWN]
+    )
     return render(
         request,
         "games/home.html",
-        {"sections": sections, "presets": rules.PRESETS.values()},
+        {
+            "form": form,
+            "live_games": live_games,
+            "sections": sections,
+            "presets": rules.PRESETS.values(),
+        },
+    )
+
+
+@require_safe
+def room(request: HttpRequest, code: str) -> HttpResponse:
+    """A game room at its invite link: the lobby, the table, then the final cards.
+
+    The page is a shell; its script draws the room from the websocket's snapshot
+    and events. The browser needs a session before the socket opens, because a
+    seat taken on the socket belongs to the session.
+    """
+    game = get_object_or_404(Game, code=code)
+    _session_key(request)
+    invite_url = request.build_absolute_uri(reverse("room", args=[game.code]))
+    config = {
+        "code": game.code,
+        "websocket": f"/ws/games/{game.code}/",
+        "categories": [
+            {"id": c.value, "label": c.label, "upper": c.is_upper} for c in rules.Category
+        ],
+        "upperBonusThreshold": rules.UPPER_BONUS_THRESHOLD,
+        "upperBonus": rules.UPPER_BONUS,
+        "maxNameLength": NewGameForm.base_fields["name"].max_length,
+    }
+    return render(
+        request,
+        "games/room.html",
+        {
+            "game": game,
+            "invite_url": invite_url,
+            "qr_svg": qr_svg(invite_url, title="QR code of the invite link"),
+            "config": config,
+        },
+    )
+
+
+def _session_key(request: HttpRequest) -> str:
+    """This browser's session key, made (and its cookie sent) on its first visit."""
+    if request.session.session_key is None:
+        request.session.create()
+    return str(request.session.session_key)
+
+
+@require_safe
+def rules_page(request: HttpRequest) -> HttpResponse:
+    """The rules in our own words, with worked examples."""
+    numbers = {  # Straight from the rules module, so the page cannot drift from the game.
+        "rolls": rules.ROLLS_PER_TURN,
+        "max_players": rules.MAX_PLAYERS,
+        "upper_bonus": rules.UPPER_BONUS,
+        "upper_bonus_threshold": rules.UPPER_BONUS_THRESHOLD,
+        "full_house": rules.FULL_HOUSE_SCORE,
+        "small_straight": rules.SMALL_STRAIGHT_SCORE,
+        "large_straight": rules.LARGE_STRAIGHT_SCORE,
+        "yahtzee": rules.YAHTZEE_SCORE,
+        "yahtzee_bonus": rules.YAHTZEE_BONUS,
+    }
+    return render(
+        request,
+        "games/rules.html",
+        {
+            "categories": list(rules.Category),
+            "presets": rules.PRESETS.values(),
+            "numbers": numbers,
+        },
     )
 
 

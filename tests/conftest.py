@@ -9,6 +9,11 @@ import pytest
 from daphne.testing import DaphneProcess
 from django.db import connections
 
+from tests import dice
+
+# Helpers' asserts explain themselves as a test's own do.
+pytest.register_assert_rewrite("tests.browser.watch")
+
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -59,7 +64,18 @@ def make_application():  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def live_server_url(transactional_db: None, settings) -> Iterator[str]:  # type: ignore[no-untyped-def]
+def server_dice() -> list[int] | None:
+    """The faces the live server throws, in order, or ``None`` for real dice.
+
+    Override it in a test module (or parametrize it) to play a scripted game
+    in a browser: the server runs in a child process, so its dice must be
+    loaded before it is forked.
+    """
+    return None
+
+
+@pytest.fixture
+def live_server_url(transactional_db: None, settings, server_dice) -> Iterator[str]:  # type: ignore[no-untyped-def]
     """The site served by a real Daphne in a child process, on the test database.
 
     The child is forked after the test database exists, so it inherits the
@@ -67,6 +83,10 @@ def live_server_url(transactional_db: None, settings) -> Iterator[str]:  # type:
     seen there (hence ``transactional_db``).
     """
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "localhost", "127.0.0.1"]
+    dice.clear()
+    if server_dice is not None:
+        settings.YAHTZEE_DICE = "tests.dice.scripted_roll"
+        dice.load(*server_dice)
     close_connections_before_fork()
     server = DaphneProcess("127.0.0.1", make_application)
     server.start()
@@ -77,6 +97,7 @@ def live_server_url(transactional_db: None, settings) -> Iterator[str]:  # type:
     finally:
         server.terminate()
         server.join(timeout=10)
+        dice.clear()
 
 
 @pytest.fixture(autouse=True)

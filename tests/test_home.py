@@ -3,6 +3,8 @@
 import pytest
 from django.urls import reverse
 
+from games import services
+from games.models import Game
 from games.rules import Category
 
 pytestmark = pytest.mark.django_db
@@ -30,8 +32,52 @@ def test_it_names_both_rule_presets(client):
     assert "Free Joker (house rule)" in content
 
 
-def test_it_refuses_to_be_posted_to(client):
-    assert client.post(reverse("home")).status_code == 405
+def test_it_opens_a_room_with_its_creator_seated_as_host(client):
+    response = client.post(
+        reverse("home"), {"name": "  Ana ", "preset": "free_joker", "seats": "3"}
+    )
+
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/g/{game.code}/"
+    assert (game.preset, game.seats, game.status) == ("free_joker", 3, "lobby")
+    host = game.players.get()
+    assert (host.name, host.seat, host.is_host) == ("Ana", 0, True)
+    # The seat belongs to this browser's session.
+    assert host.session_key == client.session.session_key
+
+
+@pytest.mark.parametrize(
+    ("form", "field"),
+    [
+        ({"name": "", "preset": "official", "seats": "2"}, "name"),
+        ({"name": "x" * 25, "preset": "official", "seats": "2"}, "name"),
+        ({"name": "Ana\x07", "preset": "official", "seats": "2"}, "name"),
+        ({"name": "Ana", "preset": "yatzy", "seats": "2"}, "preset"),
+        ({"name": "Ana", "preset": "official", "seats": "7"}, "seats"),
+        ({"name": "Ana", "preset": "official", "seats": "0"}, "seats"),
+    ],
+)
+def test_it_shows_what_is_wrong_with_a_form_and_opens_nothing(client, form, field):
+    response = client.post(reverse("home"), form)
+
+    assert response.status_code == 200
+    assert response.context["form"].errors[field]
+    assert not Game.objects.exists()
+
+
+def test_it_lists_games_being_played_to_watch(client):
+    lobby, _ = services.create_game(host_name="Lobbyist")
+    playing, host = services.create_game(host_name="Ana")
+    services.join_game(playing.code, "Bob")
+    assert host is not None
+    services.start_game(playing.code, host.pk, version=3)
+
+    content = client.get(reverse("home")).content.decode()
+
+    assert f'href="/g/{playing.code}/"' in content
+    assert "Ana · Bob" in content
+    assert f"/g/{lobby.code}/" not in content
 
 
 def test_static_files_are_served_by_the_app(client):

@@ -1,8 +1,8 @@
 """The home page in a real Chromium, on a desktop and on a phone."""
 
-from urllib.parse import urlsplit
-
 import pytest
+
+from tests.browser.watch import PageWatch
 
 pytestmark = pytest.mark.browser
 
@@ -14,13 +14,7 @@ def test_it_renders_styled_and_self_contained(browser, live_server_url, screensh
     width, height = VIEWPORTS[viewport]
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
-    requested_hosts: set[str] = set()
-    failed: list[str] = []
-    console_errors: list[str] = []
-    page.on("request", lambda request: requested_hosts.add(urlsplit(request.url).netloc))
-    page.on("requestfailed", lambda request: failed.append(request.url))
-    page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
-    page.on("console", lambda m: m.type == "error" and console_errors.append(m.text))
+    watch = PageWatch.on(page)
 
     page.goto(live_server_url + "/")
     page.screenshot(path=screenshot_dir / f"home-{viewport}.png", full_page=True)
@@ -42,10 +36,7 @@ def test_it_renders_styled_and_self_contained(browser, live_server_url, screensh
     assert visible_pips == 2 * 5
     # All thirteen boxes are listed.
     assert page.locator(".box-table tbody tr").count() == 13
-    # Nothing comes from another host, nothing failed, nothing complained.
-    assert requested_hosts == {urlsplit(live_server_url).netloc}
-    assert failed == []
-    assert console_errors == []
+    watch.assert_clean(live_server_url)
     # No sideways scrolling on a phone.
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     context.close()

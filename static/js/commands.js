@@ -1,0 +1,90 @@
+// The table's command line, after the text games: `roll`, `roll 2 5`,
+// `hold 1 3`, `score fives`, `score full house`, `say ...`, `help`.
+// Dice are numbered 1 to 5 from the left, as on the keyboard shortcuts.
+
+export const HELP = [
+  "roll            throw every die not held",
+  "roll 2 5        throw exactly dice 2 and 5 (keep the others)",
+  "hold 1 3        hold exactly dice 1 and 3 (hold: release all)",
+  "score fives     write this roll in a box: score full house,",
+  "                score 3 of a kind, score chance, score sm straight...",
+  "say good luck   chat to the table",
+  "help            this list",
+  "Keys: 1-5 hold a die, R or Space roll, / this command line.",
+].join("\n");
+
+const ALIASES = {
+  "1s": "ones", "2s": "twos", "3s": "threes", "4s": "fours", "5s": "fives", "6s": "sixes",
+  "3ofakind": "three_of_a_kind", "3kind": "three_of_a_kind", "3k": "three_of_a_kind", "trips": "three_of_a_kind",
+  "4ofakind": "four_of_a_kind", "4kind": "four_of_a_kind", "4k": "four_of_a_kind", "quads": "four_of_a_kind",
+  "fh": "full_house", "house": "full_house",
+  "ss": "small_straight", "sm": "small_straight", "smstraight": "small_straight", "small": "small_straight",
+  "ls": "large_straight", "lg": "large_straight", "lgstraight": "large_straight", "large": "large_straight",
+  "y": "yahtzee",
+};
+
+const squash = (text) => text.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+// The box a player means, from its id, its label, an alias or a clear prefix.
+export function findCategory(text, categories) {
+  const wanted = squash(text);
+  if (!wanted) return { error: "Score which box? For example: score fives" };
+  if (ALIASES[wanted]) return { category: ALIASES[wanted] };
+  const exact = categories.find((c) => squash(c.id) === wanted || squash(c.label) === wanted);
+  if (exact) return { category: exact.id };
+  const matches = categories.filter((c) => squash(c.label).startsWith(wanted) || squash(c.id).startsWith(wanted));
+  if (matches.length === 1) return { category: matches[0].id };
+  if (matches.length > 1) {
+    return { error: `"${text}" could be ${matches.map((c) => c.label).join(" or ")}.` };
+  }
+  return { error: `There is no box called "${text}". The boxes: ${categories.map((c) => c.label).join(", ")}.` };
+}
+
+function diceNumbers(words) {
+  const positions = [];
+  for (const word of words) {
+    for (const part of word.split(",").filter(Boolean)) {
+      if (!/^[1-5]$/.test(part)) return { error: `Dice are numbered 1 to 5, not "${part}".` };
+      const position = Number(part) - 1;
+      if (positions.includes(position)) return { error: `Die ${part} is named twice.` };
+      positions.push(position);
+    }
+  }
+  return { positions: positions.sort() };
+}
+
+// One line typed at the table, read into an action (or an error to show).
+export function parse(line, categories) {
+  const words = line.trim().split(/\s+/).filter(Boolean);
+  if (!words.length) return { error: "Type a command, or help." };
+  const [verb, ...rest] = words;
+  switch (verb.toLowerCase()) {
+    case "roll":
+    case "r": {
+      if (!rest.length) return { action: "roll", throw: null };
+      const read = diceNumbers(rest);
+      return read.error ? read : { action: "roll", throw: read.positions };
+    }
+    case "hold":
+    case "keep":
+    case "h": {
+      const read = diceNumbers(rest);
+      return read.error ? read : { action: "hold", hold: read.positions };
+    }
+    case "score":
+    case "s": {
+      const found = findCategory(rest.join(" "), categories);
+      return found.error ? found : { action: "score", category: found.category };
+    }
+    case "say":
+    case "chat": {
+      const text = line.trim().slice(verb.length).trim();
+      return text ? { action: "chat", text } : { error: "Say what? For example: say good luck" };
+    }
+    case "help":
+    case "?":
+      return { action: "help" };
+    default:
+      return { error: `Unknown command "${verb}". Type help for the list.` };
+  }
+}

@@ -1,0 +1,704 @@
+// The game room: lobby, table and final cards, drawn from the server's
+// snapshot and kept live by its events. The browser only asks; every roll,
+// hold and score is the server's answer.
+
+import { HELP, parse } from "./commands.js";
+import { RoomSocket } from "./socket.js";
+import { applyEvent, applyPresence, describe } from "./state.js";
+
+const config = JSON.parse(document.getElementById("room-config").textContent);
+const categories = config.categories;
+const labels = Object.fromEntries(categories.map((c) => [c.id, c.label]));
+const $ = (id) => document.getElementById(id);
+const reduceMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
+const ROLL_ANIMATION_MS = 650;
+
+let state = null; // The last snapshot, with the events after it applied.
+let pending = null; // The play command sent and not yet answered: "roll", "score" or "start".
+let holdsInFlight = 0; // Our own holds not yet echoed back as `held` events.
+let requestId = 0;
+const requests = new Map(); // id -> what the command was, to explain its error.
+
+const socket = new RoomSocket(config.websocket, { onMessage: receive, onStatus: showConnection });
+
+// ---------------------------------------------------------------------------
+// Talking to the server
+
+function send(type, fields = {}, what = type) {
+  const id = ++requestId;
+  requests.set(id, what);
+  if (!socket.send({ type, id, ...fields })) {
+    say("Not connected: waiting to reconnect, then try again.", "error");
+    return false;
+  }
+  return true;
+}
+
+function sendPlay(type, fields) {
+  if (pending) return;
+  if (send(type, { ...fields, version: state.version })) {
+    pending = type;
+    render();
+  }
+}
+
+function receive(message) {
+  switch (message.type) {
+    case "snapshot":
+      state = message;
+      pending = null;
+      holdsInFlight = 0;
+      rebuildFeed();
+      render();
+      break;
+    case "event":
+      if (!state || message.version <= state.version) return; // Old news.
+      if (message.version > state.version + 1) {
+        socket.send({ type: "snapshot" }); // A gap: something was missed.
+        return;
+      }
+      onEvent(message);
+      break;
+    case "presence":
+      if (state) {
+        applyPresence(state, message);
+        render();
+      }
+      break;
+    case "joined":
+      localStorage.setItem("yahtzee.name", $("join-name").value.trim());
+      socket.send({ type: "snapshot" }); // Redraw as the seated player.
+      break;
+    case "error":
+      onError(message);
+      break;
+    default:
+      break; // pong
+  }
+}
+
+function onEvent(message) {
+  if (message.kind === "held" && you() && message.data.seat === you().seat && holdsInFlight > 0) {
+    // Clicks run ahead of their echoes: until the last one is back, what is on
+    // screen (the newest choice) stands.
+    holdsInFlight -= 1;
+    if (holdsInFlight > 0) message = { ...message, data: { ...message.data, held: state.turn.held } };
+  }
+  const before = state.players.map((p) => ({ ...p }));
+  const rolledBy = message.kind === "rolled" ? message.data : null;
+  applyEvent(state, message, categories);
+  if (["rolled", "scored", "started", "roll_off", "finished", "left"].includes(message.kind)) pending = null;
+  addToFeed(message, message.kind === "joined" ? state.players : before);
+  render();
+  if (rolledBy) animateRoll(rolledBy);
+}
+
+function onError(message) {
+  const what = requests.get(message.id);
+  requests.delete(message.id);
+  if (what === pending || ["roll", "score", "start"].includes(what)) pending = null;
+  if (what === "hold") {
+    holdsInFlight = Math.max(0, holdsInFlight - 1);
+    socket.send({ type: "snapshot" }); // Show the holds the server has.
+  }
+  if (message.code === "stale") {
+    say("The table changed before your move arrived: look again and decide.", "error");
+    socket.send({ type: "snapshot" });
+  } else {
+    say(capitalise(message.message) + ".", "error");
+  }
+  render();
+}
+
+// ---------------------------------------------------------------------------
+// What the player can do
+
+const you = () => state && state.you;
+const playing = () => state && state.game.status === "playing";
+const myTurn = () => playing() && you() && state.turn && state.turn.seat === you().seat;
+const nameOf = (seat) => (state.players[seat] ? state.players[seat].name : `Seat ${seat + 1}`);
+
+function canHold() {
+  return myTurn() && state.turn.dice && state.turn.rolls_left > 0 && !pending;
+}
+
+function canRoll() {
+  return myTurn() && state.turn.rolls_left > 0 && !pending && state.turn.held.length < 5;
+}
+
+function toggleHold(position) {
+  if (!canHold()) return explainWhyNot("hold");
+  const held = new Set(state.turn.held);
+  if (held.has(position)) held.delete(position);
+  else held.add(position);
+  setHeld([...held].sort());
+}
+
+function setHeld(positions) {
+  if (!canHold()) return explainWhyNot("hold");
+  if (positions.length === 5) {
+    say("Keep at most four dice: a roll needs at least one die to throw.", "error");
+    return;
+  }
+  state.turn.held = positions; // Shown at once; the server's `held` event confirms it.
+  render();
+  if (send("hold", { hold: positions }, "hold")) holdsInFlight += 1;
+}
+
+function roll(throwOnly = null) {
+  if (!myTurn() || !state.turn.rolls_left || pending) return explainWhyNot("roll");
+  let hold = state.turn.dice ? state.turn.held : [];
+  if (throwOnly) {
+    if (!state.turn.dice) {
+      say("The first roll throws all five dice: type roll.", "error");
+      return;
+    }
+    hold = [0, 1, 2, 3, 4].filter((i) => !throwOnly.includes(i));
+  }
+  if (hold.length === 5) {
+    say("Every die is held: release one to roll, or pick a box.", "error");
+    return;
+  }
+  sendPlay("roll", { hold });
+}
+
+function score(category) {
+  if (!myTurn() || pending) return explainWhyNot("score");
+  if (!state.turn.dice) return say("Roll first: a box takes the dice of a roll.", "error");
+  if (state.players[you().seat].card.boxes[category] !== null) {
+    return say(`Your ${labels[category]} box is already filled.`, "error");
+  }
+  if (!(category in state.turn.options)) {
+    const allowed = Object.keys(state.turn.options).map((c) => labels[c]).join(" or ");
+    return say(`The forced Joker rule sends this Yahtzee to ${allowed}.`, "error");
+  }
+  sendPlay("score", { category });
+}
+
+function explainWhyNot(action) {
+  if (!state) return;
+  let why;
+  if (!you()) why = "You are watching: only the players at the table can act.";
+  else if (state.game.status === "lobby") why = "The game has not started yet.";
+  else if (state.game.status === "finished") why = "The game is over.";
+  else if (!state.turn) why = "Waiting for the roll-off.";
+  else if (state.turn.seat !== you().seat) why = `It is ${nameOf(state.turn.seat)}'s turn.`;
+  else if (pending) why = "Waiting for the server…";
+  else if (!state.turn.dice) why = action === "roll" ? "" : "Roll first.";
+  else if (!state.turn.rolls_left) why = "No rolls left: pick a box on your card.";
+  if (why) say(why, "error");
+}
+
+// ---------------------------------------------------------------------------
+// Drawing
+
+function render() {
+  if (!state) return;
+  const focus = rememberFocus();
+  const status = state.game.status;
+  $("room").dataset.status = status;
+  $("lobby").hidden = status !== "lobby";
+  $("turn").hidden = status !== "playing";
+  $("console").hidden = status !== "playing";
+  $("cards").hidden = status === "lobby";
+  renderStatus();
+  if (status === "lobby") renderLobby();
+  else {
+    renderTurn();
+    renderCards();
+    renderFinish();
+  }
+  renderChat();
+  restoreFocus(focus);
+}
+
+function renderStatus() {
+  const { game } = state;
+  let text;
+  if (game.status === "lobby") text = `Lobby · ${state.players.length} of ${game.seats} seats taken`;
+  else if (game.status === "finished") text = "Finished";
+  else if (!state.turn) text = "Roll-off";
+  else text = `Round ${game.round} of 13 · ${myTurn() ? "your turn" : `${nameOf(state.turn.seat)}'s turn`}`;
+  const watching = state.watchers ? ` · ${state.watchers} watching` : "";
+  $("room-status").textContent = text + watching + (you() ? "" : " · you are watching");
+}
+
+function renderLobby() {
+  const seats = $("seats");
+  seats.replaceChildren();
+  for (let seat = 0; seat < state.game.seats; seat += 1) {
+    const player = state.players[seat];
+    const item = el("li", { class: player ? "seat" : "seat seat--empty" });
+    if (player) {
+      item.append(
+        el("span", { class: `presence-dot${player.connected ? " presence-dot--on" : ""}`, "aria-hidden": "true" }),
+        el("span", { class: "seat__name" }, player.name),
+      );
+      if (player.host) item.append(el("span", { class: "badge" }, "host"));
+      if (you() && you().seat === seat) item.append(el("span", { class: "badge badge--you" }, "you"));
+      item.append(el("span", { class: "visually-hidden" }, player.connected ? " (here)" : " (away)"));
+    } else {
+      item.append(el("span", { class: "seat__name" }, "Empty seat"));
+    }
+    seats.append(item);
+  }
+  const full = state.players.length >= state.game.seats;
+  $("join-form").hidden = Boolean(you()) || full;
+  $("start-button").hidden = !(you() && you().host);
+  $("start-button").disabled = Boolean(pending);
+  $("leave-button").hidden = !you();
+  let note;
+  if (you() && you().host) note = "Start when everyone is seated. Latecomers can watch.";
+  else if (you()) {
+    const host = state.players.find((p) => p.host);
+    note = `You are seated. ${host ? host.name : "The host"} starts the game.`;
+  } else if (full) note = "Every seat is taken: you are watching this game.";
+  else note = "Take a seat to play, or just watch.";
+  $("lobby-note").textContent = note;
+}
+
+function renderTurn() {
+  const { turn } = state;
+  const mine = myTurn();
+  const finished = state.game.status === "finished";
+  let heading;
+  if (finished) heading = "Final dice";
+  else if (!turn) heading = "Roll-off";
+  else heading = mine ? "Your turn" : `${nameOf(turn.seat)}'s turn`;
+  $("turn-heading").textContent = heading;
+  $("turn").classList.toggle("turn--mine", Boolean(mine));
+
+  // The roll-off stays in view until the first player's first roll.
+  const rollOff = state.roll_off;
+  const showRollOff = rollOff && rollOff.rounds.length && state.game.round === 1 && turn && !turn.dice
+    && state.players.every((p) => Object.values(p.card.boxes).every((v) => v === null));
+  $("roll-off").hidden = !showRollOff && !(rollOff && !turn && !finished);
+  if (!$("roll-off").hidden) renderRollOff();
+
+  const dice = turn && turn.dice;
+  const held = new Set(turn ? turn.held : []);
+  document.querySelectorAll(".die-button").forEach((button) => {
+    const position = Number(button.dataset.position);
+    const face = dice ? dice[position] : null;
+    if (!button.classList.contains("die-button--rolling")) setFace(button, face);
+    const isHeld = Boolean(dice) && held.has(position);
+    button.setAttribute("aria-pressed", String(isHeld));
+    button.classList.toggle("die-button--held", isHeld);
+    button.disabled = !canHold();
+    button.querySelector(".die-button__label").textContent =
+      `Die ${position + 1}: ${face ?? "not rolled"}${isHeld ? ", held" : ""}`;
+  });
+
+  const rollButton = $("roll-button");
+  rollButton.hidden = finished;
+  rollButton.disabled = !canRoll();
+  if (turn && mine) {
+    rollButton.textContent = turn.rolls_left
+      ? `${turn.dice ? "Roll again" : "Roll"} · ${turn.rolls_left} left`
+      : "No rolls left";
+  } else rollButton.textContent = "Roll";
+
+  let hint = "";
+  if (finished) hint = "";
+  else if (!turn) hint = "Everyone threw five dice: the highest sum goes first.";
+  else if (mine && pending) hint = "…";
+  else if (mine && !turn.dice) hint = "Roll the dice: R or Space.";
+  else if (mine && turn.rolls_left) hint = "Click dice (or press 1–5) to keep them, roll again, or pick a box on your card.";
+  else if (mine) hint = "Pick a box on your card for these dice.";
+  else if (!you()) hint = `You are watching ${nameOf(turn.seat)} play.`;
+  else hint = `Waiting for ${nameOf(turn.seat)}.`;
+  $("turn-hint").textContent = hint;
+}
+
+function renderRollOff() {
+  const list = $("roll-off-rounds");
+  list.replaceChildren();
+  state.roll_off.rounds.forEach((throws, index) => {
+    const best = Math.max(...throws.map(([, faces]) => sum(faces)));
+    const round = el("li", { class: "roll-off__round" });
+    if (state.roll_off.rounds.length > 1) round.append(el("p", { class: "roll-off__label" }, `Round ${index + 1}`));
+    for (const [seat, faces] of throws) {
+      const total = sum(faces);
+      const row = el("div", { class: `roll-off__throw${total === best ? " roll-off__throw--best" : ""}` });
+      row.append(el("span", { class: "roll-off__name" }, nameOf(seat)), diceRow(faces, "small"),
+        el("span", { class: "roll-off__sum" }, String(total)));
+      round.append(row);
+    }
+    list.append(round);
+  });
+  const winner = state.roll_off.winner;
+  if (winner !== null && winner !== undefined) {
+    list.append(el("li", { class: "roll-off__result" }, `${nameOf(winner)} goes first.`));
+  }
+}
+
+function renderCards() {
+  const table = $("scorecard");
+  const players = state.players;
+  const turnSeat = state.turn ? state.turn.seat : null;
+  const options = state.turn && state.turn.dice ? state.turn.options : null;
+  const winners = new Set(state.winners || []);
+  table.replaceChildren();
+  table.style.setProperty("--players", players.length);
+  table.append(el("caption", { class: "visually-hidden" }, "Every player's scorecard"));
+
+  const head = el("tr");
+  head.append(el("th", { scope: "col", class: "scorecard__corner" }, "Box"));
+  players.forEach((player) => {
+    const classes = ["scorecard__player"];
+    if (player.seat === turnSeat) classes.push("scorecard__player--turn");
+    if (player.left) classes.push("scorecard__player--left");
+    if (winners.has(player.seat)) classes.push("scorecard__player--winner");
+    const th = el("th", { scope: "col", class: classes.join(" ") });
+    th.append(el("span", { class: `presence-dot${player.connected ? " presence-dot--on" : ""}`, "aria-hidden": "true" }),
+      el("span", { class: "scorecard__name" }, player.name));
+    if (you() && you().seat === player.seat) th.append(el("span", { class: "badge badge--you" }, "you"));
+    if (player.seat === turnSeat) th.append(el("span", { class: "visually-hidden" }, " (on turn)"));
+    if (player.left) th.append(el("span", { class: "badge" }, "left"));
+    if (winners.has(player.seat)) th.append(el("span", { class: "badge badge--win" }, "winner"));
+    head.append(th);
+  });
+  table.append(el("thead", {}, head));
+
+  const body = el("tbody");
+  const row = (label, cells, className = "") => {
+    const tr = el("tr", className ? { class: className } : {});
+    tr.append(el("th", { scope: "row" }, label), ...cells);
+    body.append(tr);
+  };
+  const boxRow = (category) => row(category.label, players.map((player) => boxCell(player, category, turnSeat, options)),
+    `scorecard__box scorecard__box--${category.id}`);
+
+  categories.filter((c) => c.upper).forEach(boxRow);
+  row("Upper total", players.map((p) => upperCell(p.card)), "scorecard__sum");
+  row(`Bonus (${config.upperBonus})`, players.map((p) => el("td", {}, p.card.upper_bonus ? String(p.card.upper_bonus) : "")), "scorecard__sum");
+  categories.filter((c) => !c.upper).forEach(boxRow);
+  row("Yahtzee bonus", players.map((p) => yahtzeeBonusCell(p.card)), "scorecard__sum");
+  row("Lower total", players.map((p) => el("td", {}, String(p.card.lower_total))), "scorecard__sum");
+  table.append(body);
+
+  const foot = el("tr");
+  foot.append(el("th", { scope: "row" }, "Grand total"),
+    ...players.map((p) => el("td", { class: "scorecard__total", "data-seat": p.seat }, String(p.card.total))));
+  table.append(el("tfoot", {}, foot));
+}
+
+function boxCell(player, category, turnSeat, options) {
+  const points = player.card.boxes[category.id];
+  const td = el("td", { "data-seat": player.seat, "data-box": category.id });
+  if (points !== null) {
+    td.className = "scorecard__filled";
+    td.textContent = String(points);
+    return td;
+  }
+  if (player.seat !== turnSeat || !options) return td;
+  if (!(category.id in options)) {
+    // Only the forced Joker rule shuts an open box for a roll.
+    td.className = "scorecard__closed";
+    td.append(el("span", { "aria-hidden": "true" }, "–"),
+      el("span", { class: "visually-hidden" }, "not allowed for this Yahtzee"));
+    return td;
+  }
+  const value = options[category.id];
+  if (myTurn() && player.seat === you().seat) {
+    const button = el("button", {
+      type: "button",
+      class: `box-option${value ? "" : " box-option--zero"}`,
+      "data-focus": `box-${category.id}`,
+      "aria-label": `Score ${value} in ${category.label}`,
+    }, String(value));
+    button.disabled = Boolean(pending);
+    button.addEventListener("click", () => score(category.id));
+    td.append(button);
+  } else {
+    td.className = "scorecard__preview";
+    td.append(el("span", { "aria-label": `${category.label} would score ${value}` }, String(value)));
+  }
+  return td;
+}
+
+function upperCell(card) {
+  const td = el("td", { class: "upper-progress" });
+  const ratio = Math.min(1, card.upper_total / config.upperBonusThreshold);
+  td.append(el("span", {}, `${card.upper_total}`),
+    el("span", { class: "upper-progress__goal" }, ` / ${config.upperBonusThreshold}`));
+  const bar = el("span", { class: "upper-progress__bar", role: "img", "aria-label": `${card.upper_total} of ${config.upperBonusThreshold} toward the bonus` });
+  bar.append(el("span", { class: "upper-progress__fill", style: `width:${Math.round(ratio * 100)}%` }));
+  td.append(bar);
+  return td;
+}
+
+function yahtzeeBonusCell(card) {
+  const td = el("td", {});
+  if (card.yahtzee_bonus_count) {
+    td.append(el("span", { class: "checks", "aria-label": `${card.yahtzee_bonus_count} bonus checks` }, "✓".repeat(card.yahtzee_bonus_count)),
+      ` ${card.yahtzee_bonus}`);
+  }
+  return td;
+}
+
+function renderFinish() {
+  const finished = state.game.status === "finished";
+  $("finish").hidden = !finished;
+  if (!finished) return;
+  const winners = state.winners || [];
+  const names = winners.map(nameOf);
+  const best = winners.length ? state.players[winners[0]].card.total : 0;
+  const mine = you() && winners.includes(you().seat);
+  let headline;
+  if (!names.length) headline = "Everybody left: nobody won.";
+  else if (names.length === 1) headline = `${mine ? "You win" : `${names[0]} wins`} with ${best} points!`;
+  else headline = `${names.join(" and ")} share the win with ${best} points.`;
+  $("finish-headline").textContent = headline;
+  const ranking = [...state.players].sort((a, b) => (a.left - b.left) || (b.card.total - a.card.total));
+  const list = $("ranking");
+  list.replaceChildren();
+  let place = 0;
+  let last = null;
+  ranking.forEach((player, index) => {
+    if (player.card.total !== last) place = index + 1;
+    last = player.card.total;
+    const item = el("li", { class: `ranking__item${winners.includes(player.seat) ? " ranking__item--winner" : ""}` });
+    item.append(el("span", { class: "ranking__place" }, player.left ? "–" : ordinal(place)),
+      el("span", { class: "ranking__name" }, player.name + (player.left ? " (left)" : "")),
+      el("span", { class: "ranking__total" }, String(player.card.total)));
+    list.append(item);
+  });
+}
+
+function renderChat() {
+  const seated = Boolean(you());
+  $("chat-form").hidden = !seated;
+  $("chat-watching").hidden = seated;
+}
+
+// ---------------------------------------------------------------------------
+// Dice and their animation
+
+function setFace(button, face) {
+  const die = button.querySelector(".die");
+  die.className = face ? `die die--${face}` : "die die--blank";
+}
+
+let rollAnimation = 0; // Which animation is current: a newer roll takes the dice over.
+
+// The thrown dice tumble through random faces, then land on what the server threw.
+function animateRoll({ held }) {
+  if (reduceMotion) return;
+  const animation = ++rollAnimation;
+  const buttons = [...document.querySelectorAll(".die-button")];
+  const thrown = buttons.filter((b) => !held.includes(Number(b.dataset.position)));
+  buttons.forEach((b) => b.classList.toggle("die-button--rolling", thrown.includes(b)));
+  const started = performance.now();
+  const tumble = () => {
+    if (animation !== rollAnimation) return;
+    if (performance.now() - started < ROLL_ANIMATION_MS) {
+      thrown.forEach((b) => setFace(b, 1 + Math.floor(Math.random() * 6)));
+      setTimeout(tumble, 80);
+      return;
+    }
+    // Land on the dice as they are now: the turn may have moved on meanwhile.
+    const dice = state.turn && state.turn.dice;
+    buttons.forEach((b) => {
+      b.classList.remove("die-button--rolling");
+      setFace(b, dice ? dice[Number(b.dataset.position)] : null);
+    });
+  };
+  tumble();
+}
+
+function diceRow(faces, size) {
+  const row = el("span", { class: `mini-dice mini-dice--${size}`, role: "img", "aria-label": faces.join(" ") });
+  faces.forEach((face) => {
+    const die = el("span", { class: `die die--${face}`, "aria-hidden": "true" });
+    for (let i = 0; i < 9; i += 1) die.append(el("span", { class: "die__pip" }));
+    row.append(die);
+  });
+  return row;
+}
+
+// ---------------------------------------------------------------------------
+// The feed, the chat and the command line
+
+function rebuildFeed() {
+  $("feed").replaceChildren();
+  for (const message of state.recent) addToFeed(message, state.players, false);
+}
+
+function addToFeed(message, players, scroll = true) {
+  const feed = $("feed");
+  if (message.kind === "chat") {
+    const item = el("li", { class: "feed__item feed__item--chat" });
+    item.append(el("strong", {}, `${message.data.name}: `), document.createTextNode(message.data.text));
+    feed.append(item);
+  } else {
+    for (const line of describe(message, players, labels)) {
+      feed.append(el("li", { class: `feed__item feed__item--${message.kind}` }, line));
+    }
+  }
+  while (feed.children.length > 200) feed.firstElementChild.remove();
+  if (scroll) feed.scrollTop = feed.scrollHeight;
+  else requestAnimationFrame(() => (feed.scrollTop = feed.scrollHeight));
+}
+
+let toastTimer = null;
+
+// A message for this player: in the command line's output, and for a refusal
+// also in a toast that shows wherever they are on the page.
+function say(text, kind = "info") {
+  const output = $("console-output");
+  output.textContent = text;
+  output.dataset.kind = kind;
+  if (kind !== "error") return;
+  const toast = $("toast");
+  toast.textContent = text;
+  toast.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (toast.hidden = true), 4000);
+}
+
+function runCommand(line) {
+  const command = parse(line, categories);
+  if (command.error) return say(command.error, "error");
+  switch (command.action) {
+    case "help":
+      return say(HELP);
+    case "roll":
+      say("");
+      return roll(command.throw);
+    case "hold":
+      say("");
+      return setHeld(command.hold);
+    case "score":
+      say("");
+      return score(command.category);
+    case "chat":
+      if (!you()) return say("Watchers read the chat; only players write in it.", "error");
+      return send("chat", { text: command.text });
+    default:
+      return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Connection status
+
+let countdown = null;
+
+function showConnection({ state: connection, retryAt }) {
+  const box = $("connection");
+  const text = box.querySelector(".connection__text");
+  const retry = box.querySelector(".connection__retry");
+  box.dataset.state = connection;
+  clearInterval(countdown);
+  retry.hidden = connection !== "waiting";
+  if (connection === "open") text.textContent = "Live";
+  else if (connection === "connecting") text.textContent = "Connecting…";
+  else if (connection === "reconnecting") text.textContent = "Reconnecting…";
+  else if (connection === "gone") {
+    text.textContent = "Closed";
+    $("room-lost").hidden = false;
+    $("table").hidden = true;
+  } else if (connection === "waiting") {
+    const tick = () => {
+      const seconds = Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
+      text.textContent = `Connection lost. Reconnecting in ${seconds} s…`;
+    };
+    tick();
+    countdown = setInterval(tick, 500);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Small helpers
+
+function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  node.append(...children);
+  return node;
+}
+
+const sum = (faces) => faces.reduce((a, b) => a + b, 0);
+const capitalise = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+function ordinal(n) {
+  return { 1: "1st", 2: "2nd", 3: "3rd" }[n] || `${n}th`;
+}
+
+// Redrawing replaces the card's buttons; keyboard users keep their place.
+function rememberFocus() {
+  const active = document.activeElement;
+  return active && active.dataset ? active.dataset.focus : undefined;
+}
+
+function restoreFocus(key) {
+  if (!key) return;
+  const again = document.querySelector(`[data-focus="${key}"]`);
+  if (again && !again.disabled) again.focus();
+}
+
+// ---------------------------------------------------------------------------
+// Wiring
+
+document.querySelectorAll(".die-button").forEach((button) => {
+  button.addEventListener("click", () => toggleHold(Number(button.dataset.position)));
+});
+$("roll-button").addEventListener("click", () => roll());
+$("start-button").addEventListener("click", () => sendPlay("start", {}));
+$("leave-button").addEventListener("click", () => {
+  if (confirm("Give up your seat?")) send("leave");
+});
+$("join-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  send("join", { name: $("join-name").value });
+});
+$("join-name").value = localStorage.getItem("yahtzee.name") || "";
+$("chat-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = $("chat-input");
+  if (input.value.trim() && send("chat", { text: input.value })) input.value = "";
+});
+$("console-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = $("console-input");
+  if (input.value.trim()) runCommand(input.value);
+  input.value = "";
+});
+$("copy-button").addEventListener("click", async () => {
+  const url = $("invite-url").value;
+  try {
+    await navigator.clipboard.writeText(url);
+  } catch {
+    $("invite-url").select(); // No clipboard (plain http on another host): let them copy it.
+    document.execCommand("copy");
+  }
+  $("copy-status").textContent = "Link copied.";
+  setTimeout(() => ($("copy-status").textContent = ""), 3000);
+});
+$("connection").querySelector(".connection__retry").addEventListener("click", () => socket.retryNow());
+
+document.addEventListener("keydown", (event) => {
+  const target = event.target;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (target.closest("input, textarea, select, [contenteditable]")) return;
+  if (!state || state.game.status !== "playing") return;
+  if (/^[1-5]$/.test(event.key)) {
+    event.preventDefault();
+    toggleHold(Number(event.key) - 1);
+  } else if (event.key === "r" || event.key === "R") {
+    event.preventDefault();
+    roll();
+  } else if (event.key === " " && !target.closest("button, a")) {
+    event.preventDefault();
+    roll();
+  } else if (event.key === "/") {
+    event.preventDefault();
+    $("console-input").focus();
+  }
+});
+
+// For the browser tests and the curious: the room's state and its socket.
+window.yahtzeeRoom = { get state() { return state; }, socket };
+
+socket.connect();

@@ -1,0 +1,537 @@
+"""The game room in a real Chromium: two players and a watcher in three browsers.
+
+The server throws scripted dice (the ``server_dice`` fixture), so every roll,
+score and total below is a known answer.
+"""
+
+import json
+import re
+from dataclasses import dataclass, field
+from urllib.request import urlopen
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.watch import PageWatch
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+# The roll-off: a tie at 15, then Ana 29 against Bob 6, so Ana plays first.
+ROLL_OFF = [3, 3, 3, 3, 3, 5, 5, 1, 2, 2, 6, 6, 6, 6, 5, 1, 1, 1, 1, 2]
+
+
+@dataclass
+class Turn:
+    """One turn: the first roll, then optional re-rolls, then a box.
+
+    ``rerolls`` are (positions kept, fresh faces) pairs; ``how`` says whether
+    the player uses the mouse, the keys or the command line.
+    """
+
+    seat: int
+    first: list[int]
+    box: str
+    points: int
+    how: str = "click"
+    rerolls: list[tuple[list[int], list[int]]] = field(default_factory=list)
+    throw_only: list[int] | None = None  # `roll 2 5`: the positions thrown instead of holds.
+    bonus: bool = False
+
+
+ANA, BOB = 0, 1
+TURNS = [
+    Turn(ANA, [6, 6, 6, 6, 6], "yahtzee", 50),
+    Turn(BOB, [1, 2, 3, 4, 6], "large_straight", 40, "keys", rerolls=[([0, 1, 2, 3], [5])]),
+    Turn(
+        ANA,
+        [3, 3, 3, 5, 2],
+        "full_house",
+        25,
+        "command",
+        rerolls=[([0, 1, 2, 3], [5])],
+        throw_only=[4],
+    ),
+    Turn(BOB, [2, 2, 2, 2, 1], "twos", 8, "command"),
+    Turn(ANA, [6, 6, 6, 1, 2], "sixes", 24, "command", rerolls=[([0, 1, 2], [6, 5])]),
+    Turn(BOB, [1, 1, 1, 3, 4], "ones", 3, "keys"),
+    # A second Yahtzee under the forced Joker: only Fives is open, with a 100 bonus.
+    Turn(ANA, [5, 5, 5, 5, 5], "fives", 25, bonus=True),
+    Turn(BOB, [3, 3, 3, 1, 2], "threes", 9, "command"),
+    Turn(ANA, [4, 4, 4, 1, 2], "fours", 12, "click", rerolls=[([0, 1, 2], [1, 2])]),
+    Turn(BOB, [4, 4, 1, 2, 3], "small_straight", 30, "command"),
+    Turn(ANA, [3, 3, 3, 4, 4], "threes", 9),
+    Turn(BOB, [5, 5, 1, 1, 2], "fives", 10, "keys"),
+    Turn(ANA, [2, 2, 2, 1, 1], "twos", 6),
+    Turn(BOB, [6, 6, 1, 2, 3], "sixes", 12, "command"),
+    Turn(ANA, [1, 1, 1, 5, 6], "ones", 3),
+    Turn(BOB, [4, 4, 4, 4, 2], "four_of_a_kind", 18, "command"),
+    Turn(ANA, [1, 2, 3, 4, 5], "large_straight", 40),
+    Turn(BOB, [4, 4, 2, 3, 1], "fours", 8, "keys"),
+    Turn(ANA, [2, 3, 4, 5, 5], "small_straight", 30),
+    Turn(BOB, [6, 6, 6, 2, 2], "full_house", 25, "command"),
+    Turn(ANA, [5, 5, 5, 5, 1], "four_of_a_kind", 21),
+    Turn(BOB, [6, 5, 4, 3, 3], "chance", 21, "command"),
+    Turn(ANA, [6, 6, 6, 4, 3], "three_of_a_kind", 25),
+    Turn(BOB, [1, 2, 2, 3, 5], "yahtzee", 0, "command"),
+    Turn(ANA, [6, 5, 4, 6, 5], "chance", 26),
+    Turn(BOB, [3, 3, 5, 5, 6], "three_of_a_kind", 0, "command"),
+]
+# Ana: upper 79 + bonus 35, lower 217, one Yahtzee bonus 100. Bob: upper 50, lower 134.
+FINAL_TOTALS = [431, 184]
+
+
+def game_faces(turns: list[Turn]) -> list[int]:
+    faces = list(ROLL_OFF)
+    for turn in turns:
+        faces += turn.first
+        for _, fresh in turn.rerolls:
+            faces += fresh
+    return faces
+
+
+def label(category: str) -> str:
+    return category.replace("_", " ")
+
+
+# -- Reading and driving a page ----------------------------------------------
+
+
+def open_room(page: Page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_function("window.yahtzeeRoom && window.yahtzeeRoom.state !== null")
+
+
+def version(page: Page) -> int:
+    return page.evaluate("window.yahtzeeRoom.state.version")
+
+
+def settle(*pages: Page) -> None:
+    """Wait until every page has applied the newest event any of them has seen."""
+    target = max(version(page) for page in pages)
+    for page in pages:
+        page.wait_for_function("v => window.yahtzeeRoom.state.version >= v", arg=target)
+
+
+def shown_dice(page: Page) -> list[str]:
+    return page.locator(".die-button__label").all_text_contents()
+
+
+def expect_dice(page: Page, faces: list[int], held: list[int] = ()) -> None:
+    labels = [f"Die {i + 1}: {face}{', held' if i in held else ''}" for i, face in enumerate(faces)]
+    for i, text in enumerate(labels):
+        expect(page.locator(".die-button__label").nth(i)).to_have_text(text)
+
+
+def drawn_dice(page: Page) -> list[int | None]:
+    """The faces drawn in the tray once the dice have landed (``None`` for a blank)."""
+    expect(page.locator(".die-button--rolling")).to_have_count(0)
+    classes = page.locator(".die-button .die").evaluate_all("dice => dice.map(d => d.className)")
+    return [int(m.group(1)) if (m := re.search(r"die--(\d)", c)) else None for c in classes]
+
+
+def command(page: Page, line: str) -> None:
+    page.fill("#console-input", line)
+    page.press("#console-input", "Enter")
+
+
+def blur(page: Page) -> None:
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+
+
+def roll(page: Page, how: str) -> None:
+    if how == "click":
+        page.click("#roll-button")
+    elif how == "keys":
+        blur(page)
+        page.keyboard.press("r")
+    else:
+        command(page, "roll")
+
+
+def hold(page: Page, positions: list[int], how: str) -> None:
+    if how == "command":
+        command(page, "hold " + " ".join(str(p + 1) for p in positions))
+    for position in positions:
+        die = page.locator(f'.die-button[data-position="{position}"]')
+        if how == "click":
+            die.click()
+        elif how == "keys":
+            blur(page)
+            page.keyboard.press(str(position + 1))
+        expect(die).to_have_attribute("aria-pressed", "true")
+
+
+def score(page: Page, seat: int, box: str, how: str) -> None:
+    if how == "command":
+        command(page, f"score {label(box)}")
+    else:
+        page.click(f'#scorecard td[data-seat="{seat}"][data-box="{box}"] button')
+
+
+def cell(page: Page, seat: int, box: str) -> str:
+    return page.locator(f'#scorecard td[data-seat="{seat}"][data-box="{box}"]').inner_text()
+
+
+def totals(page: Page) -> list[int]:
+    return [int(t) for t in page.locator("#scorecard tfoot td").all_text_contents()]
+
+
+def api_snapshot(base: str, code: str) -> dict:
+    with urlopen(f"{base}/api/games/{code}/") as response:
+        return json.load(response)
+
+
+def create_room(page: Page, base: str, name: str, seats: int, preset: str = "official") -> str:
+    page.goto(base + "/")
+    page.fill("#id_name", name)
+    page.select_option("#id_seats", str(seats))
+    page.check(f'input[name="preset"][value="{preset}"]')
+    page.click("form.new-game button[type=submit]")
+    page.wait_for_url(re.compile(r"/g/[\w-]+/$"))
+    page.wait_for_function("window.yahtzeeRoom && window.yahtzeeRoom.state !== null")
+    return page.url
+
+
+def join(page: Page, url: str, name: str) -> None:
+    open_room(page, url)
+    page.fill("#join-name", name)
+    page.click("#join-form button")
+    expect(page.locator("#seats .badge--you")).to_be_visible()
+
+
+def take_mid_game_screenshots(ana: Page, bob: Page, watcher: Page, directory) -> None:
+    for viewer in (ana, bob, watcher):
+        viewer.evaluate("scrollTo(0, 0)")
+    for viewer in (ana, bob, watcher):
+        assert drawn_dice(viewer) == [4, 4, 4, 1, 2]
+    ana.screenshot(path=directory / "table-desktop.png")
+    bob.screenshot(path=directory / "table-phone.png")
+    watcher.screenshot(path=directory / "table-watcher-desktop.png", full_page=True)
+    assert bob.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+# -- The whole game -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("server_dice", [game_faces(TURNS)])
+def test_two_players_and_a_watcher_play_a_whole_game(browser, live_server_url, screenshot_dir):
+    contexts = [
+        browser.new_context(viewport=DESKTOP),
+        browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True),
+        browser.new_context(viewport=DESKTOP),
+    ]
+    ana, bob, watcher = (context.new_page() for context in contexts)
+    watch = PageWatch.on(ana, bob, watcher)
+
+    # Ana opens a room for two and shares the link; Bob takes the other seat.
+    url = create_room(ana, live_server_url, "Ana", seats=2)
+    code = url.rstrip("/").rsplit("/", 1)[1]
+    expect(ana.locator("#invite-url")).to_have_value(url)
+    expect(ana.locator(".invite__qr svg")).to_be_visible()
+    join(bob, url, "Bob")
+    expect(ana.locator("#seats .seat__name")).to_have_text(["Ana", "Bob"])
+    # The third person finds every seat taken and watches.
+    open_room(watcher, url)
+    expect(watcher.locator("#lobby-note")).to_have_text(
+        "Every seat is taken: you are watching this game."
+    )
+    expect(watcher.locator("#join-form")).to_be_hidden()
+    expect(watcher.locator("#start-button")).to_be_hidden()
+    expect(bob.locator("#start-button")).to_be_hidden()
+    expect(ana.locator("#room-status")).to_contain_text("1 watching")
+    expect(ana.locator("#room-status")).to_contain_text("2 of 2 seats taken")
+    ana.screenshot(path=screenshot_dir / "lobby-desktop.png")
+    bob.screenshot(path=screenshot_dir / "lobby-phone.png", full_page=True)
+    assert bob.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+    # Players chat; the watcher reads along.
+    bob.fill("#chat-input", "good luck!")
+    bob.press("#chat-input", "Enter")
+    for page in (ana, bob, watcher):
+        expect(page.locator(".feed__item--chat")).to_have_text("Bob: good luck!")
+    expect(watcher.locator("#chat-form")).to_be_hidden()
+
+    # The host starts; everyone sees the roll-off (a tie, then Ana).
+    ana.click("#start-button")
+    for page in (ana, bob, watcher):
+        expect(page.locator(".roll-off__result")).to_have_text("Ana goes first.")
+        expect(page.locator(".roll-off__round")).to_have_count(2)
+        expect(page.locator("#turn-heading")).to_have_text(
+            "Your turn" if page is ana else "Ana's turn"
+        )
+    expect(watcher.locator("#feed")).to_contain_text(
+        "Roll-off: Ana 15, Bob 15: a tie, so they roll again."
+    )
+
+    command(bob, "help")
+    expect(bob.locator("#console-output")).to_contain_text("roll 2 5")
+    expect(bob.locator("#console-output")).to_contain_text("score fives")
+
+    players = [ana, bob]
+    expected_dice_seen: list[list[int]] = []
+    for number, turn in enumerate(TURNS):
+        page = players[turn.seat]
+        other = players[1 - turn.seat]
+        expect(page.locator("#turn-heading")).to_have_text("Your turn")
+        expect(other.locator("#roll-button")).to_be_disabled()
+
+        roll(page, turn.how)
+        dice = list(turn.first)
+        expected_dice_seen.append(dice)
+        for viewer in (ana, bob, watcher):
+            expect_dice(viewer, dice)
+        for kept, fresh in turn.rerolls:
+            if turn.throw_only is not None:
+                command(page, "roll " + " ".join(str(p + 1) for p in turn.throw_only))
+            else:
+                hold(page, kept, turn.how)
+                settle(ana, bob, watcher)
+                # Holds reach everyone before the roll.
+                expect_dice(watcher, dice, kept)
+                if number == 8:
+                    take_mid_game_screenshots(ana, bob, watcher, screenshot_dir)
+                roll(page, turn.how)
+            thrown = [i for i in range(5) if i not in kept]
+            dice = list(dice)
+            for position, face in zip(thrown, fresh, strict=True):
+                dice[position] = face
+            expected_dice_seen.append(dice)
+            for viewer in (ana, bob, watcher):
+                expect_dice(viewer, dice, kept)
+
+        if turn.bonus:
+            # The forced Joker leaves one box: only Fives can be chosen.
+            buttons = page.locator(f'#scorecard td[data-seat="{turn.seat}"] button')
+            expect(buttons).to_have_count(1)
+            expect(buttons).to_have_attribute("aria-label", "Score 25 in Fives")
+        else:
+            # Every open box shows what this roll would score there.
+            preview = page.locator(
+                f'#scorecard td[data-seat="{turn.seat}"][data-box="{turn.box}"] button'
+            )
+            expect(preview).to_have_text(str(turn.points))
+            expect(
+                watcher.locator(f'#scorecard td[data-seat="{turn.seat}"][data-box="{turn.box}"]')
+            ).to_have_text(str(turn.points))
+
+        score(page, turn.seat, turn.box, turn.how)
+        for viewer in (ana, bob, watcher):
+            expect(
+                viewer.locator(f'#scorecard td[data-seat="{turn.seat}"][data-box="{turn.box}"]')
+            ).to_have_text(str(turn.points))
+        settle(ana, bob, watcher)
+
+    # The end: the ranking, the winner, the final cards, the same on every screen.
+    for page in (ana, bob, watcher):
+        expect(page.locator("#finish")).to_be_visible()
+        expect(page.locator(".ranking__name")).to_have_text(["Ana", "Bob"])
+        expect(page.locator(".ranking__total")).to_have_text([str(t) for t in FINAL_TOTALS])
+        assert totals(page) == FINAL_TOTALS
+    expect(ana.locator("#finish-headline")).to_have_text("You win with 431 points!")
+    expect(bob.locator("#finish-headline")).to_have_text("Ana wins with 431 points!")
+    expect(watcher.locator("#room-status")).to_contain_text("Finished")
+
+    server = api_snapshot(live_server_url, code)
+    assert server["game"]["status"] == "finished"
+    assert server["winners"] == [ANA]
+    assert [p["card"]["total"] for p in server["players"]] == FINAL_TOTALS
+    ana_card = server["players"][ANA]["card"]
+    assert (ana_card["upper_total"], ana_card["upper_bonus"], ana_card["yahtzee_bonus"]) == (
+        79,
+        35,
+        100,
+    )
+    for page in (ana, bob, watcher):
+        for seat, player in enumerate(server["players"]):
+            for box, points in player["card"]["boxes"].items():
+                assert cell(page, seat, box) == str(points), (page, seat, box)
+
+    # The watcher saw every roll, in order, in the feed.
+    rolls = [
+        line
+        for line in watcher.locator(".feed__item--rolled").all_text_contents()
+        if " rolled " in line
+    ]
+    names = [("Ana" if t.seat == ANA else "Bob") for t in TURNS for _ in range(1 + len(t.rerolls))]
+    assert rolls[-len(expected_dice_seen) :] == [
+        f"{name} rolled {' '.join(map(str, dice))}."
+        for name, dice in zip(names, expected_dice_seen, strict=True)
+    ]
+    expect(watcher.locator("#feed")).to_contain_text("Ana kept 6 6 6.")
+    expect(watcher.locator("#feed")).to_contain_text(
+        "Ana scored 25 in Fives and a Yahtzee bonus of 100."
+    )
+
+    for page in (ana, bob):
+        page.evaluate("scrollTo(0, 0)")
+    ana.screenshot(path=screenshot_dir / "end-desktop.png")
+    bob.screenshot(path=screenshot_dir / "end-phone.png", full_page=True)
+    assert bob.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # Every script, style and font came from the site itself; nothing failed or complained.
+    watch.assert_clean(live_server_url)
+    for context in contexts:
+        context.close()
+
+
+# -- Coming back: reload, a closed tab, a dropped connection -------------------
+
+SOLO_DICE = [2, 3, 3, 5, 6, 3, 1, 3, 3, 3]
+
+
+@pytest.mark.parametrize("server_dice", [SOLO_DICE])
+def test_a_reload_in_the_middle_of_a_turn_restores_the_turn(browser, live_server_url):
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    create_room(page, live_server_url, "Solo", seats=1)
+    page.click("#start-button")
+    roll(page, "click")
+    expect_dice(page, [2, 3, 3, 5, 6])
+    hold(page, [1, 2], "click")
+    settle(page)
+
+    page.reload()
+    page.wait_for_function("window.yahtzeeRoom && window.yahtzeeRoom.state !== null")
+    # The same dice, the same held dice, the same rolls left: still Solo's turn.
+    expect_dice(page, [2, 3, 3, 5, 6], held=[1, 2])
+    assert drawn_dice(page) == [2, 3, 3, 5, 6]
+    expect(page.locator("#turn-heading")).to_have_text("Your turn")
+    expect(page.locator("#roll-button")).to_have_text("Roll again · 2 left")
+    expect(page.locator("#feed")).to_contain_text("Solo rolled 2 3 3 5 6.")
+
+    # Closing the tab and opening the link again: the seat belongs to the browser.
+    url = page.url
+    page.close()
+    page = context.new_page()
+    open_room(page, url)
+    expect(page.locator("#turn-heading")).to_have_text("Your turn")
+    roll(page, "keys")
+    expect_dice(page, [3, 3, 3, 1, 3], held=[1, 2])
+    command(page, "hold 1 2 3 5")
+    command(page, "roll")
+    expect_dice(page, [3, 3, 3, 3, 3], held=[0, 1, 2, 4])
+    assert drawn_dice(page) == [3, 3, 3, 3, 3]
+    expect(page.locator("#roll-button")).to_have_text("No rolls left")
+    expect(page.locator("#roll-button")).to_be_disabled()
+    command(page, "roll")
+    expect(page.locator("#console-output")).to_have_text("No rolls left: pick a box on your card.")
+    # Keyboard only: Tab through the page to the Yahtzee box, Enter to score it.
+    blur(page)
+    focused = "document.activeElement.getAttribute('aria-label')"
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        if page.evaluate(focused) == "Score 50 in Yahtzee":
+            break
+    page.keyboard.press("Enter")
+    expect(page.locator('#scorecard td[data-box="yahtzee"]')).to_have_text("50")
+    context.close()
+
+
+@pytest.mark.parametrize("server_dice", [[6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 4, 4, 4, 1, 2, 5]])
+def test_a_dropped_connection_reconnects_and_catches_up(browser, live_server_url):
+    ana_context, bob_context = browser.new_context(), browser.new_context()
+    ana, bob = ana_context.new_page(), bob_context.new_page()
+    url = create_room(ana, live_server_url, "Ana", seats=2)
+    join(bob, url, "Bob")
+    ana.click("#start-button")
+    expect(bob.locator("#turn-heading")).to_have_text("Ana's turn")
+
+    # Bob's connection drops: his page says so and counts down to the next try.
+    bob.evaluate("window.yahtzeeRoom.socket.drop()")
+    expect(bob.locator("#connection")).to_contain_text("Reconnecting")
+    # Meanwhile Ana plays on.
+    roll(ana, "click")
+    expect_dice(ana, [4, 4, 4, 1, 2])
+    # Bob is back, and the snapshot brings him what he missed.
+    expect(bob.locator("#connection")).to_have_text(re.compile(r"\s*Live\s*"))
+    expect_dice(bob, [4, 4, 4, 1, 2])
+    hold(ana, [0, 1, 2], "click")
+    expect_dice(bob, [4, 4, 4, 1, 2], held=[0, 1, 2])
+    assert version(bob) == version(ana)
+    ana_context.close()
+    bob_context.close()
+
+
+@pytest.mark.parametrize("server_dice", [[6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 4, 4, 4, 1, 2]])
+def test_a_stranger_who_opens_the_link_cannot_act(browser, live_server_url):
+    ana_context, bob_context, stranger_context = (browser.new_context() for _ in range(3))
+    ana, bob, stranger = (c.new_page() for c in (ana_context, bob_context, stranger_context))
+    url = create_room(ana, live_server_url, "Ana", seats=3)
+    join(bob, url, "Bob")
+    ana.click("#start-button")
+    roll(ana, "click")
+    expect_dice(ana, [4, 4, 4, 1, 2])
+
+    # Arriving after the start, the stranger watches: nothing to press.
+    open_room(stranger, url)
+    expect(stranger.locator("#room-status")).to_contain_text("you are watching")
+    expect_dice(stranger, [4, 4, 4, 1, 2])
+    expect(stranger.locator("#roll-button")).to_be_disabled()
+    for position in range(5):
+        expect(stranger.locator(f'.die-button[data-position="{position}"]')).to_be_disabled()
+    expect(stranger.locator("#scorecard button")).to_have_count(0)
+    expect(stranger.locator("#chat-form")).to_be_hidden()
+    blur(stranger)
+    stranger.keyboard.press("1")
+    stranger.keyboard.press("r")
+    command(stranger, "score chance")
+    expect(stranger.locator("#console-output")).to_have_text(
+        "You are watching: only the players at the table can act."
+    )
+
+    # Even a hand-made message cannot act for Ana, nor roll her dice.
+    before = version(ana)
+    stranger.evaluate(
+        """v => {
+            const socket = window.yahtzeeRoom.socket;
+            socket.send({type: "roll", hold: [0, 1, 2], version: v, seat: 0, id: 1});
+            socket.send({type: "score", category: "chance", version: v, id: 2});
+            socket.send({type: "hold", hold: [0], id: 3});
+        }""",
+        before,
+    )
+    expect(stranger.locator("#console-output")).to_contain_text("watch")
+    stranger.wait_for_timeout(300)
+    assert version(ana) == before
+    expect_dice(ana, [4, 4, 4, 1, 2])
+    # Bob is seated but not on turn: the same refusal, in words.
+    blur(bob)
+    bob.keyboard.press("r")
+    expect(bob.locator("#console-output")).to_have_text("It is Ana's turn.")
+    assert version(ana) == before
+    for context in (ana_context, bob_context, stranger_context):
+        context.close()
+
+
+def test_the_invite_link_copies_and_the_lobby_updates_live(browser, live_server_url):
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    ana = context.new_page()
+    url = create_room(ana, live_server_url, "Ana", seats=3, preset="free_joker")
+    expect(ana.locator(".room__preset")).to_have_text("Free Joker (house rule)")
+    ana.click("#copy-button")
+    expect(ana.locator("#copy-status")).to_have_text("Link copied.")
+    assert ana.evaluate("navigator.clipboard.readText()") == url
+    svg = ana.locator(".invite__qr svg")
+    expect(svg).to_be_visible()
+    assert ana.locator(".invite__qr svg path").count() >= 1
+
+    other = browser.new_context()
+    bob = other.new_page()
+    join(bob, url, "Bob")
+    expect(ana.locator("#seats .seat__name")).to_have_text(["Ana", "Bob", "Empty seat"])
+    # A name already taken is refused, to that browser only.
+    carl = other.browser.new_context().new_page()
+    open_room(carl, url)
+    carl.fill("#join-name", "bob")
+    carl.click("#join-form button")
+    expect(carl.locator("#toast")).to_have_text("Someone here is already called bob.")
+    expect(carl.locator("#toast")).to_be_visible()
+    # Bob gives up his seat; the lobby shows it at once.
+    bob.once("dialog", lambda dialog: dialog.accept())
+    bob.click("#leave-button")
+    expect(ana.locator("#seats .seat__name")).to_have_text(["Ana", "Empty seat", "Empty seat"])
+    expect(bob.locator("#join-form")).to_be_visible()
+    context.close()
+    other.close()

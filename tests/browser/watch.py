@@ -1,0 +1,33 @@
+"""What a page did behind the scenes: which hosts it asked, what failed, what it complained of."""
+
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from playwright.sync_api import Page
+
+
+@dataclass
+class PageWatch:
+    hosts: set[str] = field(default_factory=set)
+    failed: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    @classmethod
+    def on(cls, *pages: Page) -> "PageWatch":
+        watch = cls()
+        for page in pages:
+            watch.add(page)
+        return watch
+
+    def add(self, page: Page) -> None:
+        page.on("request", lambda request: self.hosts.add(urlsplit(request.url).netloc))
+        page.on("requestfailed", lambda request: self.failed.append(request.url))
+        page.on("response", lambda r: r.status >= 400 and self.failed.append(f"{r.status} {r.url}"))
+        page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def assert_clean(self, site_url: str) -> None:
+        """Nothing came from another host, nothing failed, nothing complained."""
+        assert self.hosts == {urlsplit(site_url).netloc}
+        assert self.failed == []
+        assert self.errors == []
