@@ -119,9 +119,9 @@ def test_the_joker_example_matches_the_rules(content):
     free = rules.Scorecard.from_filled({"yahtzee": rules.YAHTZEE_SCORE}, rules=rules.FREE_JOKER)
 
     assert official.options(fives) == {Category.FIVES: 25}
-    assert "Only in Fives: 25." in text
+    assert "Fives only: 25" in text
     assert free.options(fives)[Category.LARGE_STRAIGHT] == rules.LARGE_STRAIGHT_SCORE
-    assert f"Large straight for {rules.LARGE_STRAIGHT_SCORE}, or Fives for 25" in text
+    assert f"Any empty box, such as Large straight: {rules.LARGE_STRAIGHT_SCORE}" in text
     with_fives = official.score(Category.FIVES, [5, 5, 5, 2, 1])
     assert with_fives.options(fives)[Category.LARGE_STRAIGHT] == rules.LARGE_STRAIGHT_SCORE
     assert official.earns_yahtzee_bonus(fives)
