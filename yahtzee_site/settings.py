@@ -137,7 +137,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "yahtzee_site.storage.StaticFilesStorage"
         )
     },
 }

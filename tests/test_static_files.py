@@ -1,0 +1,24 @@
+"""Static files as a deployed site collects them: hashed names, the scripts' imports included."""
+
+import json
+import re
+
+from django.core.management import call_command
+
+
+def test_collected_scripts_import_each_other_by_their_hashed_names(settings, tmp_path):
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "yahtzee_site.storage.StaticFilesStorage"},
+    }
+
+    call_command("collectstatic", interactive=False, verbosity=0)
+
+    paths = json.loads((tmp_path / "staticfiles.json").read_text())["paths"]
+    room = (tmp_path / paths["js/room.js"]).read_text()
+    imports = re.findall(r'from "\./([^"]+)"', room)
+    assert sorted(imports) == sorted(
+        paths[f"js/{name}"].removeprefix("js/") for name in ("commands.js", "socket.js", "state.js")
+    )
+    assert all(re.fullmatch(r"\w+\.[0-9a-f]{12}\.js", name) for name in imports)
