@@ -31,25 +31,17 @@ could not be played.
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
 from ws_load import ROOT, Server, percentile, read_rss_mb
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from tests.browser.chromium import CHROMIUM_ARGS, find_chromium
 
 # Injected into every page: note clicks on the table, and each new line of the feed.
 OBSERVER = """
@@ -67,13 +59,6 @@ addEventListener("DOMContentLoaded", () => {
   }).observe(document.getElementById("feed"), { childList: true });
 });
 """
-
-
-def find_chromium() -> str:
-    for candidate in (os.environ.get("CHROMIUM"), shutil.which("chromium"), "/usr/bin/chromium"):
-        if candidate and Path(candidate).exists():
-            return candidate
-    raise SystemExit("no Chromium: apt-get install chromium, or set CHROMIUM")
 
 
 class StaticServer(Server):
@@ -203,13 +188,14 @@ def main(argv: list[str] | None = None) -> int:
 
     from playwright.sync_api import sync_playwright
 
+    executable = find_chromium()
+    if executable is None:
+        raise SystemExit("no Chromium: apt-get install chromium, or set CHROMIUM")
     server = StaticServer()
     server.start()
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=find_chromium(), args=CHROMIUM_ARGS
-            )
+            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
             setup = browser.new_page()
             url = create_room(setup, server.url, "Host")
             total, sizes = page_weight(browser, url)

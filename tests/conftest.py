@@ -1,7 +1,6 @@
 """Fixtures shared by the whole suite: a live Daphne server and a real Chromium."""
 
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,19 +9,12 @@ from daphne.testing import DaphneProcess
 from django.db import connections
 
 from tests import dice
+from tests.browser.chromium import CHROMIUM_ARGS, find_chromium
 
 # Helpers' asserts explain themselves as a test's own do.
 pytest.register_assert_rewrite("tests.browser.watch")
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -112,18 +104,6 @@ def fresh_channel_layer() -> Iterator[None]:
     channel_layers.backends = {}
     yield
     channel_layers.backends = {}
-
-
-def find_chromium() -> str | None:
-    """A system Chromium: $CHROMIUM, else chromium (or chromium-browser) on the PATH."""
-    for candidate in (
-        os.environ.get("CHROMIUM"),
-        shutil.which("chromium"),
-        shutil.which("chromium-browser"),
-    ):
-        if candidate and Path(candidate).exists():
-            return candidate
-    return None
 
 
 @pytest.fixture(scope="session")

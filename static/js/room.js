@@ -16,17 +16,15 @@ const ROLL_ANIMATION_MS = 650;
 let state = null; // The last snapshot, with the events after it applied.
 let pending = null; // The play command sent and not yet answered: "roll", "score" or "start".
 let holdsInFlight = 0; // Our own holds not yet echoed back as `held` events.
-let requestId = 0;
-const requests = new Map(); // id -> what the command was, to explain its error.
+let requestId = 0; // Ids are "<type>-<n>": an error names the command it refuses.
 
 const socket = new RoomSocket(config.websocket, { onMessage: receive, onStatus: showConnection });
 
 // ---------------------------------------------------------------------------
 // Talking to the server
 
-function send(type, fields = {}, what = type) {
-  const id = ++requestId;
-  requests.set(id, what);
+function send(type, fields = {}) {
+  const id = `${type}-${++requestId}`;
   if (!socket.send({ type, id, ...fields })) {
     say("Not connected: waiting to reconnect, then try again.", "error");
     return false;
@@ -84,19 +82,17 @@ function onEvent(message) {
     holdsInFlight -= 1;
     if (holdsInFlight > 0) message = { ...message, data: { ...message.data, held: state.turn.held } };
   }
-  const before = state.players.map((p) => ({ ...p }));
   const rolledBy = message.kind === "rolled" ? message.data : null;
   applyEvent(state, message, categories);
   if (["rolled", "scored", "started", "roll_off", "finished", "left"].includes(message.kind)) pending = null;
-  addToFeed(message, message.kind === "joined" ? state.players : before);
+  addToFeed(message);
   render();
   if (rolledBy) animateRoll(rolledBy);
 }
 
 function onError(message) {
-  const what = requests.get(message.id);
-  requests.delete(message.id);
-  if (what === pending || ["roll", "score", "start"].includes(what)) pending = null;
+  const what = typeof message.id === "string" ? message.id.split("-")[0] : null;
+  if (what === pending) pending = null;
   if (what === "hold") {
     holdsInFlight = Math.max(0, holdsInFlight - 1);
     socket.send({ type: "snapshot" }); // Show the holds the server has.
@@ -142,7 +138,7 @@ function setHeld(positions) {
   }
   state.turn.held = positions; // Shown at once; the server's `held` event confirms it.
   render();
-  if (send("hold", { hold: positions }, "hold")) holdsInFlight += 1;
+  if (send("hold", { hold: positions })) holdsInFlight += 1;
 }
 
 function roll(throwOnly = null) {
@@ -270,9 +266,9 @@ function renderTurn() {
 
   // The roll-off stays in view until the first player's first roll.
   const rollOff = state.roll_off;
-  const showRollOff = rollOff && rollOff.rounds.length && state.game.round === 1 && turn && !turn.dice
+  const nothingPlayedYet = !(turn && turn.dice)
     && state.players.every((p) => Object.values(p.card.boxes).every((v) => v === null));
-  $("roll-off").hidden = !showRollOff && !(rollOff && !turn && !finished);
+  $("roll-off").hidden = !(rollOff && rollOff.rounds.length && nothingPlayedYet && !finished);
   if (!$("roll-off").hidden) renderRollOff();
 
   const dice = turn && turn.dice;
@@ -522,17 +518,17 @@ function diceRow(faces, size) {
 
 function rebuildFeed() {
   $("feed").replaceChildren();
-  for (const message of state.recent) addToFeed(message, state.players, false);
+  for (const message of state.recent) addToFeed(message, false);
 }
 
-function addToFeed(message, players, scroll = true) {
+function addToFeed(message, scroll = true) {
   const feed = $("feed");
   if (message.kind === "chat") {
     const item = el("li", { class: "feed__item feed__item--chat" });
     item.append(el("strong", {}, `${message.data.name}: `), document.createTextNode(message.data.text));
     feed.append(item);
   } else {
-    for (const line of describe(message, players, labels)) {
+    for (const line of describe(message, state.players, labels)) {
       feed.append(el("li", { class: `feed__item feed__item--${message.kind}` }, line));
     }
   }

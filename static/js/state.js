@@ -115,8 +115,8 @@ export function applyPresence(state, message) {
   state.watchers = message.watchers;
 }
 
-// What an event says in the room's feed, as lines of text; `players` are the
-// seats as they were when it happened (near enough: lobby seats can move up).
+// What an event says in the room's feed, as lines of text. Seats are named from
+// `players`; the events that change who sits where carry their own names.
 export function describe(message, players, labels) {
   const { kind, data } = message;
   const name = (seat) => (players[seat] ? players[seat].name : `Seat ${seat + 1}`);

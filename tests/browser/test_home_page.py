@@ -2,17 +2,14 @@
 
 import pytest
 
-from tests.browser.watch import PageWatch
+from tests.browser.watch import VIEWPORTS, PageWatch
 
 pytestmark = pytest.mark.browser
-
-VIEWPORTS = {"desktop": (1280, 800), "phone": (390, 844)}
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_it_renders_styled_and_self_contained(browser, live_server_url, screenshot_dir, viewport):
-    width, height = VIEWPORTS[viewport]
-    context = browser.new_context(viewport={"width": width, "height": height})
+    context = browser.new_context(viewport=VIEWPORTS[viewport])
     page = context.new_page()
     watch = PageWatch.on(page)
 

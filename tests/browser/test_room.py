@@ -12,12 +12,11 @@ from urllib.request import urlopen
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.watch import PageWatch
+from tests.browser.watch import VIEWPORTS, PageWatch
 
 pytestmark = pytest.mark.browser
 
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
+DESKTOP, PHONE = VIEWPORTS["desktop"], VIEWPORTS["phone"]
 
 # The roll-off: a tie at 15, then Ana 29 against Bob 6, so Ana plays first.
 ROLL_OFF = [3, 3, 3, 3, 3, 5, 5, 1, 2, 2, 6, 6, 6, 6, 5, 1, 1, 1, 1, 2]

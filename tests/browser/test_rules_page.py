@@ -2,17 +2,14 @@
 
 import pytest
 
-from tests.browser.watch import PageWatch
+from tests.browser.watch import VIEWPORTS, PageWatch
 
 pytestmark = pytest.mark.browser
-
-VIEWPORTS = {"desktop": (1280, 800), "phone": (390, 844)}
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_it_renders_styled_and_self_contained(browser, live_server_url, screenshot_dir, viewport):
-    width, height = VIEWPORTS[viewport]
-    context = browser.new_context(viewport={"width": width, "height": height})
+    context = browser.new_context(viewport=VIEWPORTS[viewport])
     page = context.new_page()
     watch = PageWatch.on(page)
 
@@ -58,7 +55,7 @@ def test_it_renders_styled_and_self_contained(browser, live_server_url, screensh
 
 
 def test_the_contents_list_jumps_to_each_section(browser, live_server_url):
-    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page = browser.new_page(viewport=VIEWPORTS["phone"])
     page.goto(live_server_url + "/rules/")
     contents = page.get_by_role("navigation", name="On this page")
     links = contents.get_by_role("link")

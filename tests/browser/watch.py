@@ -1,13 +1,18 @@
-"""What a page did behind the scenes: which hosts it asked, what failed, what it complained of."""
+"""Helpers for browser tests: the screen sizes we check, and what a page did behind the scenes."""
 
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from playwright.sync_api import Page
 
+# The two screens every page is checked on: a laptop and a phone.
+VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+
 
 @dataclass
 class PageWatch:
+    """Which hosts a page asked, what failed, and what it complained of."""
+
     hosts: set[str] = field(default_factory=set)
     failed: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
