@@ -84,13 +84,12 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.rate_limit = RateLimit()
-        session = self.scope.get("session")
-        session_key = (session.session_key if session is not None else None) or ""
+        session_key, user_id = self.identity()
         # Join the group before reading the snapshot, so no event falls between the two.
         await self.channel_layer.group_add(room_group(self.code), self.channel_name)
         try:
             self.player_id = await database_sync_to_async(services.arrive)(
-                self.code, session_key=session_key
+                self.code, session_key=session_key, user_id=user_id
             )
         except CommandError:
             # Accept first: a close before the handshake reaches the client as a bare HTTP 403,
@@ -101,6 +100,17 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.arrived = True
         await self.accept()
         await self.send_snapshot()
+
+    def identity(self) -> tuple[str, int | None]:
+        """This connection's browser session key, and its account's id when logged in.
+
+        ``AuthMiddlewareStack`` has loaded the user before the consumer starts.
+        """
+        session = self.scope.get("session")
+        user = self.scope.get("user")
+        session_key = (session.session_key if session is not None else None) or ""
+        user_id = user.pk if user is not None and user.is_authenticated else None
+        return session_key, user_id
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(room_group(self.code), self.channel_name)
@@ -143,11 +153,12 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def do_join(self, message: dict[str, Any]) -> None:
         if self.player_id is not None:
             raise CommandError("already_seated", "you already have a seat in this game")
-        session = self.scope.get("session")
+        session_key, user_id = self.identity()
         player = await database_sync_to_async(services.join_game)(
             self.code,
             message.get("name"),  # type: ignore[arg-type]
-            session_key=(session.session_key if session is not None else None) or "",
+            session_key=session_key,
+            user_id=user_id,
         )
         await database_sync_to_async(services.move_connection)(self.code, None, player.pk)
         self.player_id = player.pk
@@ -184,6 +195,12 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def do_chat(self, message: dict[str, Any]) -> None:
         await self.call(services.chat, message, message.get("text"))
 
+    async def do_rematch(self, message: dict[str, Any]) -> None:
+        # The rematch event reaches everyone in the room, the asker too, with the new room.
+        await database_sync_to_async(services.rematch)(
+            self.code, self.player_id, as_seat=message.get("seat")
+        )
+
     async def do_snapshot(self, message: dict[str, Any]) -> None:
         await self.send_snapshot()
 
@@ -199,6 +216,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         "hold": do_hold,
         "score": do_score,
         "chat": do_chat,
+        "rematch": do_rematch,
         "snapshot": do_snapshot,
         "ping": do_ping,
     }

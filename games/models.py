@@ -72,6 +72,10 @@ class Game(models.Model):
     held = models.JSONField(default=list, blank=True)
     #: ``{"contenders": [seat, ...], "rounds": [[[seat, dice], ...], ...]}`` once started.
     roll_off = models.JSONField(null=True, blank=True)
+    #: The finished game this one is the rematch of; each game has at most one rematch.
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -156,6 +160,7 @@ class GameEvent(models.Model):
         HELD = "held"
         SCORED = "scored"
         FINISHED = "finished"
+        REMATCH = "rematch"
         CHAT = "chat"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")

@@ -9,7 +9,7 @@ imports no Django, so the review pages and any outside tool can use it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -32,10 +32,34 @@ class Room:
     game: rules.Game | None = None
 
 
+@dataclass(frozen=True)
+class Step:
+    """One event of a log, and the room just after it."""
+
+    seq: int
+    kind: str
+    data: Mapping[str, Any]
+    room: Room
+
+
 def replay(events: Iterable[tuple[str, Mapping[str, Any]]]) -> Room:
     """The room after ``events``, pairs of (kind, payload) in sequence order.
 
     Raises :class:`ReplayError` if an event does not follow from the ones before.
+    """
+    room: Room | None = None
+    for step in steps(events):
+        room = step.room
+    if room is None:
+        raise ReplayError("an empty log has no game")
+    return room
+
+
+def steps(events: Iterable[tuple[str, Mapping[str, Any]]]) -> Iterator[Step]:
+    """Each event with the room it leaves, in order: the review pages step through these.
+
+    Events are numbered from 1, as the server numbers them. Raises
+    :class:`ReplayError` at the first event that does not follow.
     """
     room: Room | None = None
     for number, (kind, payload) in enumerate(events, start=1):
@@ -43,19 +67,20 @@ def replay(events: Iterable[tuple[str, Mapping[str, Any]]]) -> Room:
             if kind != "created":
                 raise ReplayError(f"a log starts with 'created', not {kind!r}")
             room = Room(preset=payload["preset"], seats=payload["seats"])
-            continue
-        try:
-            room = _apply(room, kind, payload)
-        except (rules.RuleError, ReplayError, KeyError, TypeError) as error:
-            raise ReplayError(f"event {number} ({kind}) does not follow: {error}") from error
-    if room is None:
-        raise ReplayError("an empty log has no game")
-    return room
+        else:
+            try:
+                room = _apply(room, kind, payload)
+            except (rules.RuleError, ReplayError, KeyError, TypeError) as error:
+                raise ReplayError(f"event {number} ({kind}) does not follow: {error}") from error
+        yield Step(number, kind, payload, room)
 
 
 def _apply(room: Room, kind: str, data: Mapping[str, Any]) -> Room:
     game = room.game
     if kind == "chat":
+        return room
+    if kind == "rematch":
+        _expect(room.status == "finished", "a rematch follows a finished game")
         return room
     if kind == "joined":
         _expect(room.status == "lobby", "players join in the lobby")

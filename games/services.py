@@ -70,8 +70,13 @@ def create_game(
     seats: int = rules.MAX_PLAYERS,
     host_name: str | None = None,
     session_key: str = "",
+    user_id: int | None = None,
 ) -> tuple[Game, Player | None]:
-    """A new room in its lobby; with ``host_name``, its creator takes seat 0 as host."""
+    """A new room in its lobby; with ``host_name``, its creator takes seat 0 as host.
+
+    The seat belongs to the browser's ``session_key``, and to the account ``user_id``
+    when its creator is logged in.
+    """
     rules.get_rules(preset)  # Raises unknown_rules.
     if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= rules.MAX_PLAYERS:
         raise CommandError("invalid_seats", f"a game has 1 to {rules.MAX_PLAYERS} seats")
@@ -81,16 +86,17 @@ def create_game(
         events = [_append(game, GameEvent.Kind.CREATED, {"preset": preset, "seats": seats})]
         player = None
         if name is not None:
-            player, joined = _seat(game, [], name, session_key)
+            player, joined = _seat(game, [], name, session_key, user_id)
             events.append(joined)
         _save(game, events)
     return game, player
 
 
-def join_game(code: str, name: str, *, session_key: str = "") -> Player:
+def join_game(code: str, name: str, *, session_key: str = "", user_id: int | None = None) -> Player:
     """Take the next free seat under ``name``.
 
-    A browser session that already has a seat here gets that seat back. A game
+    A browser session (or a logged-in account) that already has a seat here gets
+    that seat back. A game
     that has started, or whose seats are full, refuses with ``game_started`` or
     ``game_full``: the caller watches instead.
     """
@@ -98,17 +104,16 @@ def join_game(code: str, name: str, *, session_key: str = "") -> Player:
     with transaction.atomic():
         game = _lock(code)
         players = list(game.players.all())
-        if session_key:
-            for player in players:
-                if player.session_key == session_key and not player.has_left:
-                    return player
+        for player in players:
+            if _owns(player, session_key, user_id) and not player.has_left:
+                return player
         if game.status != Game.Status.LOBBY:
             raise CommandError("game_started", "the game has started: you are watching it")
         if len(players) >= game.seats:
             raise CommandError("game_full", "every seat is taken: you are watching the game")
         if any(p.name.casefold() == name.casefold() for p in players):
             raise CommandError("name_taken", f"someone here is already called {name}")
-        player, joined = _seat(game, players, name, session_key)
+        player, joined = _seat(game, players, name, session_key, user_id)
         _save(game, [joined])
     return player
 
@@ -281,22 +286,53 @@ def chat(code: str, player_id: int | None, text: object, *, as_seat: int | None 
         _save(game, [_append(game, GameEvent.Kind.CHAT, payload, changes_play=False)])
 
 
+def rematch(code: str, player_id: int | None, *, as_seat: int | None = None) -> Game:
+    """A player of a finished game opens a new room with the same players, seats and preset.
+
+    Everyone who stayed to the end is seated again, in the same order, each seat
+    held by the same browser session and account, so every player's browser is
+    seated on arrival. The old room is told with a ``rematch`` event naming the
+    new room, and every browser still in it (watchers too) goes there. Asked
+    again (two players clicking at once), it gives the same new room.
+    """
+    with transaction.atomic():
+        game = _lock(code)
+        players = list(game.players.all())
+        player = _player(players, player_id, as_seat)  # Raises not_a_player for watchers.
+        if game.status != Game.Status.FINISHED:
+            raise CommandError("not_finished", "a rematch can start once the game is over")
+        existing = Game.objects.filter(rematch_of=game).first()
+        if existing is not None:
+            return existing
+        new = Game.objects.create(preset=game.preset, seats=game.seats, rematch_of=game)
+        created = {"preset": new.preset, "seats": new.seats, "rematch_of": game.code}
+        events = [_append(new, GameEvent.Kind.CREATED, created)]
+        seated: list[Player] = []
+        for old in players:
+            if not old.has_left:
+                seat, joined = _seat(new, seated, old.name, old.session_key, old.user_id)
+                seated.append(seat)
+                events.append(joined)
+        _save(new, events)
+        payload = {"code": new.code, "seat": player.seat, "name": player.name}
+        _save(game, [_append(game, GameEvent.Kind.REMATCH, payload, changes_play=False)])
+    return new
+
+
 # --------------------------------------------------------------------------
 # Who is here
 # --------------------------------------------------------------------------
 
 
-def arrive(code: str, *, session_key: str = "") -> int | None:
-    """A new connection to the room: the id of its browser session's seat, or ``None`` to watch.
+def arrive(code: str, *, session_key: str = "", user_id: int | None = None) -> int | None:
+    """A new connection to the room: the id of its seat, or ``None`` to watch.
 
-    The connection is counted (for presence) and the room is told.
+    The seat is the one this browser session took, or the one its logged-in
+    account holds (taken in another browser). The connection is counted (for
+    presence) and the room is told.
     """
     _get(code)  # Raises no_such_game.
-    player = None
-    if session_key:
-        player = Player.objects.filter(
-            game__code=code, session_key=session_key, has_left=False
-        ).first()
+    player = seat_of(code, session_key=session_key, user_id=user_id)
     player_id = player.pk if player else None
     _count_connection(code, player_id, +1)
     return player_id
@@ -311,6 +347,32 @@ def resume(code: str, token: str, *, current_player_id: int | None) -> int:
         raise CommandError("invalid_token", "no seat in this game has that token")
     move_connection(code, current_player_id, player.pk)
     return player.pk
+
+
+def seat_of(code: str, *, session_key: str = "", user_id: int | None = None) -> Player | None:
+    """The seat in this game held by this browser session or this account, if any."""
+    if not session_key and user_id is None:
+        return None
+    players = Player.objects.filter(game__code=code, has_left=False)
+    return next((p for p in players if _owns(p, session_key, user_id)), None)
+
+
+def claim_guest_seats(old_session_key: str, new_session_key: str, user_id: int) -> int:
+    """A guest who logs in or signs up keeps their seats, and their games join the account.
+
+    Logging in gives the browser a new session key (Django cycles it against
+    session fixation), so the seats taken under the old key move to the new one;
+    those no account holds yet become the account's. Returns how many games
+    joined the account.
+    """
+    if not old_session_key:
+        return 0
+    with transaction.atomic():
+        seats = Player.objects.filter(session_key=old_session_key)
+        claimed = seats.filter(user__isnull=True).update(user_id=user_id)
+        if new_session_key and new_session_key != old_session_key:
+            seats.update(session_key=new_session_key)
+    return claimed
 
 
 def disconnect(code: str, player_id: int | None) -> None:
@@ -384,6 +446,7 @@ def snapshot(code: str, player_id: int | None = None) -> dict[str, Any]:
         "turn": _turn_json(state),
         "roll_off": _roll_off_json(state.roll_off) if state else None,
         "winners": list(state.winners) if state else [],
+        "rematch": Game.objects.filter(rematch_of=game).values_list("code", flat=True).first(),
         "recent": [event_message(e) for e in reversed(recent)],
     }
 
@@ -626,12 +689,23 @@ def _store(game: Game, state: rules.Game) -> None:
     game.roll_off = _roll_off_json(state.roll_off)
 
 
+def _owns(player: Player, session_key: str, user_id: int | None) -> bool:
+    """Whether the browser with this session (and this account, if logged in) holds the seat."""
+    by_session = bool(session_key) and player.session_key == session_key
+    return by_session or (user_id is not None and player.user_id == user_id)
+
+
 def _seat(
-    game: Game, players: Sequence[Player], name: str, session_key: str
+    game: Game, players: Sequence[Player], name: str, session_key: str, user_id: int | None = None
 ) -> tuple[Player, GameEvent]:
     is_host = not players
     player = Player.objects.create(
-        game=game, seat=len(players), name=name, is_host=is_host, session_key=session_key
+        game=game,
+        seat=len(players),
+        name=name,
+        is_host=is_host,
+        session_key=session_key,
+        user_id=user_id,
     )
     payload = {"seat": player.seat, "name": name, "host": is_host}
     return player, _append(game, GameEvent.Kind.JOINED, payload)

@@ -2,26 +2,34 @@
 
 import asyncio
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.contrib import messages
+from django.core.paginator import Paginator
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games import rules, services
+from games import charts, history, rules, services
 from games.forms import NewGameForm
-from games.models import Game
+from games.models import Game, GameEvent, Player
 from games.qr import qr_svg
+from games.review import card_rows
+from games.review import review as review_of
 
 HEALTH_TIMEOUT_SECONDS = 2.0
 
 
 LIVE_GAMES_SHOWN = 8
+GAMES_PER_PAGE = 20
+#: The format of a game's JSON export (docs/export.md); raised when its shape changes.
+EXPORT_FORMAT = "yahtzee-live-game/1"
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -30,7 +38,8 @@ def home(request: HttpRequest) -> HttpResponse:
 
     Opening a room seats its creator as host; the seat belongs to this browser's session.
     """
-    form = NewGameForm(request.POST or None)
+    initial = {"name": request.user.username} if request.user.is_authenticated else {}
+    form = NewGameForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             game, _ = services.create_game(
@@ -38,6 +47,7 @@ def home(request: HttpRequest) -> HttpResponse:
                 seats=form.cleaned_data["seats"],
                 host_name=form.cleaned_data["name"],
                 session_key=_session_key(request),
+                user_id=request.user.pk if request.user.is_authenticated else None,
             )
         except services.CommandError as error:
             form.add_error("name", str(error))
@@ -89,6 +99,8 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
     seat taken on the socket belongs to the session.
     """
     game = get_object_or_404(Game, code=code)
+    if game.status == Game.Status.FINISHED:
+        return redirect("review", code=game.code)  # The invite link of a finished game.
     _session_key(request)
     invite_url = request.build_absolute_uri(reverse("room", args=[game.code]))
     config = {
@@ -110,6 +122,141 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             "qr_svg": qr_svg(invite_url, title="QR code of the invite link"),
             "config": config,
         },
+    )
+
+
+@require_safe
+def history_page(request: HttpRequest) -> HttpResponse:
+    """Every game played here, newest first, paged; ``?mine=1`` keeps this browser's own."""
+    mine = request.GET.get("mine") == "1"
+    if mine:
+        games = history.games_of(
+            user_id=request.user.pk if request.user.is_authenticated else None,
+            session_key=request.session.session_key or "",
+        )
+    else:
+        games = history.listed_games()
+    page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "games/history.html",
+        {"page": page, "summaries": history.summaries(page.object_list), "mine": mine},
+    )
+
+
+@require_safe
+def review(request: HttpRequest, code: str) -> HttpResponse:
+    """A finished game: the final cards, the running totals, and a move-by-move replay.
+
+    ``?at=<event number>`` opens the replay at that moment.
+    """
+    game = get_object_or_404(Game, code=code)
+    if game.status != Game.Status.FINISHED:
+        return redirect("room", code=game.code)
+    told = review_of(game)
+    summary = history.summary(game)
+    start = told.at(request.GET.get("at", ""))
+    cards = [services.card_json(card) for card in told.moments[start].cards]
+    running = zip(summary.seats, told.running_totals(), strict=True)
+    series = [(seat.name, totals) for seat, totals in running]
+    return render(
+        request,
+        "games/review.html",
+        {
+            "game": game,
+            "summary": summary,
+            "ranking": _ranking(summary.seats),
+            "moment": told.moments[start],
+            "rows": card_rows(cards),
+            "totals": [card["total"] for card in cards],
+            "moment_count": len(told.moments),
+            "start": start,
+            "chart": mark_safe(charts.running_totals_chart(series, id_prefix="totals")),
+            "config": {
+                "code": game.code,
+                "names": list(told.names),
+                "moments": told.moments_json(),
+                "start": start,
+                "categories": [{"id": c.value, "label": c.label} for c in rules.Category],
+            },
+            "can_rematch": _own_seat(request, game) is not None,
+            "rematch": Game.objects.filter(rematch_of=game).first(),
+        },
+    )
+
+
+def _ranking(seats: Sequence[history.Seat]) -> list[tuple[str, history.Seat]]:
+    """Seats best first with their places ("1st", tied seats share one); who left has none."""
+    stayed = [s for s in seats if not s.player.has_left]
+    ranked = sorted(stayed, key=lambda s: (-s.total, s.player.seat))
+    places = [ordinal(1 + sum(o.total > s.total for o in stayed)) for s in ranked]
+    return [*zip(places, ranked, strict=True), *(("", s) for s in seats if s.player.has_left)]
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th..."""
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n if n < 20 else n % 10, "th")
+    return f"{n}{suffix}"
+
+
+@require_safe
+def export(request: HttpRequest, code: str) -> JsonResponse:
+    """The whole game as JSON: its players, final cards and event log (see docs/export.md)."""
+    game = get_object_or_404(Game, code=code)
+    summary = history.summary(game)
+    events = GameEvent.objects.filter(game=game).order_by("seq")
+    data = {
+        "format": EXPORT_FORMAT,
+        "url": request.build_absolute_uri(reverse("room", args=[game.code])),
+        "game": {
+            "code": game.code,
+            "preset": game.preset,
+            "seats": game.seats,
+            "status": game.status,
+            "created_at": game.created_at.isoformat(),
+            "started_at": game.started_at.isoformat() if game.started_at else None,
+            "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+            "rematch_of": game.rematch_of.code if game.rematch_of else None,
+        },
+        "players": [
+            {
+                "seat": seat.player.seat,
+                "name": seat.name,
+                "host": seat.player.is_host,
+                "left": seat.player.has_left,
+                "winner": seat.is_winner,
+                "card": services.card_json(seat.card),
+            }
+            for seat in summary.seats
+        ],
+        "events": [
+            {"seq": e.seq, "kind": e.kind, "at": e.created_at.isoformat(), "data": e.payload}
+            for e in events
+        ],
+    }
+    response = JsonResponse(data, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="yahtzee-{game.code}.json"'
+    return response
+
+
+@require_POST
+def rematch(request: HttpRequest, code: str) -> HttpResponse:
+    """A player of a finished game opens the rematch (or joins the one already open)."""
+    game = get_object_or_404(Game, code=code)
+    player = _own_seat(request, game)
+    try:
+        new = services.rematch(game.code, player.pk if player else None)
+    except services.CommandError as error:
+        messages.error(request, f"No rematch: {error}.")
+        return redirect("review", code=game.code)
+    return redirect("room", code=new.code)
+
+
+def _own_seat(request: HttpRequest, game: Game) -> Player | None:
+    """The seat this browser (or its logged-in account) holds in ``game``, if any."""
+    user_id = request.user.pk if request.user.is_authenticated else None
+    return services.seat_of(
+        game.code, session_key=request.session.session_key or "", user_id=user_id
     )
 
 

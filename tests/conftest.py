@@ -3,6 +3,7 @@
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from daphne.testing import DaphneProcess
@@ -53,6 +54,15 @@ def make_application():  # type: ignore[no-untyped-def]
     channel_layers.backends = {}
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
     return ASGIStaticFilesHandler(application)
+
+
+@pytest.fixture
+def fixed_dice(settings) -> Iterator[ModuleType]:  # type: ignore[no-untyped-def]
+    """The server's dice come from the test: ``fixed_dice.load(6, 6, 6, 6, 6)``."""
+    settings.YAHTZEE_DICE = "tests.dice.scripted_roll"
+    dice.clear()
+    yield dice
+    dice.clear()
 
 
 @pytest.fixture

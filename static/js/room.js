@@ -12,6 +12,7 @@ const labels = Object.fromEntries(categories.map((c) => [c.id, c.label]));
 const $ = (id) => document.getElementById(id);
 const reduceMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
 const ROLL_ANIMATION_MS = 650;
+const REMATCH_DELAY_MS = 800; // Long enough to read where you are going.
 
 let state = null; // The last snapshot, with the events after it applied.
 let pending = null; // The play command sent and not yet answered: "roll", "score" or "start".
@@ -88,6 +89,13 @@ function onEvent(message) {
   addToFeed(message);
   render();
   if (rolledBy) animateRoll(rolledBy);
+  if (message.kind === "rematch") goToRematch(message.data);
+}
+
+// Everyone in the room, watchers too, follows a rematch to its new room.
+function goToRematch({ code, name }) {
+  say(`${name} started a rematch: taking you to the new room…`, "notice");
+  setTimeout(() => location.assign(`/g/${encodeURIComponent(code)}/`), REMATCH_DELAY_MS);
 }
 
 function onError(message) {
@@ -437,6 +445,10 @@ function renderFinish() {
   const finished = state.game.status === "finished";
   $("finish").hidden = !finished;
   if (!finished) return;
+  $("rematch-button").hidden = Boolean(!you() || state.rematch);
+  $("rematch-button").disabled = pending === "rematch";
+  $("rematch-link").hidden = !state.rematch;
+  if (state.rematch) $("rematch-link").href = `/g/${encodeURIComponent(state.rematch)}/`;
   const winners = state.winners || [];
   const names = winners.map(nameOf);
   const best = winners.length ? state.players[winners[0]].card.total : 0;
@@ -545,9 +557,10 @@ function say(text, kind = "info") {
   const output = $("console-output");
   output.textContent = text;
   output.dataset.kind = kind;
-  if (kind !== "error") return;
+  if (kind === "info") return; // Errors and notices also pop up wherever the player is.
   const toast = $("toast");
   toast.textContent = text;
+  toast.dataset.kind = kind;
   toast.hidden = false;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => (toast.hidden = true), 4000);
@@ -642,6 +655,12 @@ document.querySelectorAll(".die-button").forEach((button) => {
 });
 $("roll-button").addEventListener("click", () => roll());
 $("start-button").addEventListener("click", () => sendPlay("start", {}));
+$("rematch-button").addEventListener("click", () => {
+  if (!pending && send("rematch")) {
+    pending = "rematch";
+    render();
+  }
+});
 $("leave-button").addEventListener("click", () => {
   if (confirm("Give up your seat?")) send("leave");
 });

@@ -75,6 +75,9 @@ export function applyEvent(state, message, categories) {
       state.winners = data.winners;
       state.turn = null;
       break;
+    case "rematch":
+      state.rematch = data.code;
+      break;
     default:
       break; // created, chat: nothing to redraw but the feed.
   }
@@ -155,6 +158,8 @@ export function describe(message, players, labels) {
         ? [`Game over: ${winners[0]} wins with ${best}.`]
         : [`Game over: ${winners.join(" and ")} share the win with ${best}.`];
     }
+    case "rematch":
+      return [`${data.name} started a rematch.`];
     default:
       return [];
   }

@@ -16,7 +16,7 @@ from django.contrib.sessions.backends.db import SessionStore
 
 from games import rules, services
 from games.models import FilledBox, Game
-from tests.server.helpers import fingerprint
+from tests.server.helpers import SOLO, fingerprint
 from yahtzee_site.asgi import application
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -527,3 +527,38 @@ async def test_a_player_who_leaves_the_lobby_watches_on() -> None:
     await bob.expect_error("not_a_player")
     await alice.close()
     await bob.close()
+
+
+@database_sync_to_async
+def play_solo_to_the_end(code: str, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    player = Game.objects.get(code=code).players.get()
+    services.start_game(code, player.pk, version=Game.objects.get(code=code).version)
+    for faces, box in SOLO:
+        fixed_dice.load(*faces)
+        services.roll(code, player.pk, version=Game.objects.get(code=code).version)
+        services.score(code, player.pk, box, version=Game.objects.get(code=code).version)
+
+
+async def test_a_rematch_takes_the_player_and_the_watcher_to_the_new_room(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    code = await new_game()
+    ana = await seat(code, "Ana")
+    watcher = await Client(code).connect()
+    await play_solo_to_the_end(code, fixed_dice)
+    await watcher.expect("finished")
+    before = await stored(code)
+
+    await watcher.send(type="rematch", id="rematch-1")
+    refused = await watcher.expect_error("not_a_player")
+    assert refused["id"] == "rematch-1"
+    assert await stored(code) == before
+
+    await ana.send(type="rematch")
+    told = [(await client.expect("rematch"))["data"] for client in (ana, watcher)]
+    new_code = told[0]["code"]
+    assert told == [{"code": new_code, "seat": 0, "name": "Ana"}] * 2
+    # Ana's browser is seated in the new room as soon as it arrives there.
+    again = await Client(new_code, ana.session_key).connect()
+    assert again.snapshot["you"] == {"seat": 0, "name": "Ana", "host": True}
+    assert again.snapshot["game"]["status"] == "lobby"
+    for client in (ana, watcher, again):
+        await client.close()

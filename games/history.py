@@ -1,0 +1,126 @@
+"""What the history pages read: games with their players, cards, totals and winners.
+
+The pages list many games at once, so everything here works on a batch: one
+query for the seats and one for their filled boxes, whatever the number of
+games. Cards are rebuilt with the rules engine (:meth:`Scorecard.from_filled`),
+so the totals, bonuses and winners shown are the rules' own.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.db.models import Q, QuerySet
+
+from games import rules
+from games.models import FilledBox, Game, Player
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One player of a listed game, with their card as it stands."""
+
+    player: Player
+    card: rules.Scorecard
+    is_winner: bool
+
+    @property
+    def name(self) -> str:
+        return self.player.name
+
+    @property
+    def total(self) -> int:
+        return self.card.total
+
+    @property
+    def yahtzees(self) -> int:
+        """Yahtzees rolled and scored as such: 50 in the Yahtzee box, and each bonus check."""
+        scored = self.card[rules.Category.YAHTZEE] == rules.YAHTZEE_SCORE
+        return int(scored) + self.card.yahtzee_bonus_count
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A game as the history list shows it."""
+
+    game: Game
+    seats: tuple[Seat, ...]
+
+    @property
+    def winners(self) -> tuple[Seat, ...]:
+        return tuple(s for s in self.seats if s.is_winner)
+
+    @property
+    def is_finished(self) -> bool:
+        return self.game.status == Game.Status.FINISHED
+
+
+def summaries(games: Iterable[Game]) -> list[GameSummary]:
+    """Each game with its seats' cards and, once finished, its winners; in the order given."""
+    games = list(games)
+    by_pk = {g.pk: g for g in games}
+    players_by_game: dict[int, list[Player]] = defaultdict(list)
+    for player in Player.objects.filter(game__in=list(by_pk)).select_related("user"):
+        player.game = by_pk[player.game_id]  # Saves a query per player for its preset.
+        players_by_game[player.game_id].append(player)
+    cards = cards_of([p for players in players_by_game.values() for p in players])
+    return [
+        _summary(game, sorted(players_by_game[game.pk], key=lambda p: p.seat), cards)
+        for game in games
+    ]
+
+
+def summary(game: Game) -> GameSummary:
+    """One game's :class:`GameSummary`."""
+    return summaries([game])[0]
+
+
+def cards_of(players: Sequence[Player]) -> dict[int, rules.Scorecard]:
+    """Each player's card (by player id) from their filled boxes, in one query."""
+    filled: dict[int, dict[str, int]] = {p.pk: {} for p in players}
+    bonuses = dict.fromkeys(filled, 0)
+    boxes = FilledBox.objects.filter(player__in=list(filled)).values_list(
+        "player_id", "category", "points", "yahtzee_bonus"
+    )
+    for player_id, category, points, bonus in boxes:
+        filled[player_id][category] = points
+        bonuses[player_id] += bonus
+    return {
+        p.pk: rules.Scorecard.from_filled(
+            filled[p.pk], rules=p.game.rules, yahtzee_bonus_count=bonuses[p.pk]
+        )
+        for p in players
+    }
+
+
+def _summary(game: Game, players: list[Player], cards: dict[int, rules.Scorecard]) -> GameSummary:
+    finished = game.status == Game.Status.FINISHED
+    stayed = [p for p in players if not p.has_left]
+    best = max((cards[p.pk].total for p in stayed), default=None)
+    seats = tuple(
+        Seat(
+            player=p,
+            card=cards[p.pk],
+            is_winner=finished and not p.has_left and cards[p.pk].total == best,
+        )
+        for p in players
+    )
+    return GameSummary(game=game, seats=seats)
+
+
+def listed_games() -> QuerySet[Game]:
+    """Games the history shows: started ones (in play or finished), newest first."""
+    return Game.objects.exclude(status=Game.Status.LOBBY).order_by("-created_at", "-pk")
+
+
+def games_of(*, user_id: int | None = None, session_key: str = "") -> QuerySet[Game]:
+    """Games with a seat held by this account, or (for a guest) by this browser's session."""
+    if user_id is not None:
+        seats = Q(players__user_id=user_id)
+    elif session_key:
+        seats = Q(players__session_key=session_key)
+    else:
+        return listed_games().none()
+    return listed_games().filter(seats).distinct()

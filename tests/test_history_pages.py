@@ -1,0 +1,206 @@
+"""The history list, the review, the JSON export and the rematch, through the test client."""
+
+import json
+
+import pytest
+from django.contrib.auth.models import User
+from django.urls import reverse
+
+from games import replay, services
+from games.models import Game, Player
+from games.views import EXPORT_FORMAT, GAMES_PER_PAGE
+from tests.server.helpers import SOLO, SOLO_RUNNING, Table, play_solo
+
+pytestmark = pytest.mark.django_db
+
+
+def config_of(content: str, script_id: str) -> dict:  # type: ignore[type-arg]
+    start = content.index(f'<script id="{script_id}" type="application/json">')
+    return json.loads(content[start:].split(">", 1)[1].split("</script>", 1)[0])
+
+
+def browser_session(client) -> str:  # type: ignore[no-untyped-def]
+    """The test client's session key, made the way a browser's is: by opening the home page."""
+    client.get(reverse("home"))
+    return client.session.session_key
+
+
+# -- /games/ ------------------------------------------------------------------------------------
+
+
+def test_it_lists_games_in_play_and_finished_with_scores_and_winners(client, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    done = play_solo(fixed_dice, "ana")
+    playing = Table("ben", "cat")
+    fixed_dice.load(6, 6, 6, 6, 6, 1, 1, 1, 1, 1)
+    playing.start()
+    lobby = Table("dan")
+
+    content = client.get(reverse("history")).content.decode()
+
+    assert content.index(playing.code) < content.index(done.code)  # Newest first.
+    assert lobby.code not in content
+    assert f'href="/g/{done.code}/review/">Review</a>' in content
+    assert f'href="/g/{playing.code}/">Watch</a>' in content
+    assert '<span class="game-row__score">293</span>' in content
+    assert "Playing now" in content
+    assert content.count("badge--win") == 1  # Ana won hers; the other game goes on.
+
+
+def test_it_pages_the_list(client, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(GAMES_PER_PAGE + 3):
+        Table("ana").start()
+
+    first = client.get(reverse("history"))
+    second = client.get(reverse("history"), {"page": 2})
+
+    assert first.content.decode().count('class="panel game-row"') == GAMES_PER_PAGE
+    assert second.content.decode().count('class="panel game-row"') == 3
+    assert "Page 2 of 2" in second.content.decode()
+    assert client.get(reverse("history"), {"page": "x"}).status_code == 200  # The first page.
+
+
+def test_my_games_are_this_browser_s_as_a_guest(client, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    key = browser_session(client)
+    mine, _ = services.create_game(host_name="ana", session_key=key)
+    services.start_game(mine.code, mine.players.get().pk, version=mine.version)
+    theirs = Table("ben")
+    theirs.start()
+
+    content = client.get(reverse("history"), {"mine": "1"}).content.decode()
+
+    assert mine.code in content
+    assert theirs.code not in content
+    assert "The games played in this browser" in content
+
+
+def test_my_games_are_my_account_s_when_logged_in(client) -> None:  # type: ignore[no-untyped-def]
+    user = User.objects.create_user("ana", password="correct horse battery")
+    other_browser = Table("ana")
+    other_browser.start()
+    Player.objects.filter(game__code=other_browser.code).update(user=user)
+    client.force_login(user)
+
+    content = client.get(reverse("history"), {"mine": "1"}).content.decode()
+
+    assert other_browser.code in content
+    assert "The games you played as ana" in content
+
+
+def test_a_stranger_has_no_games_of_their_own(client) -> None:  # type: ignore[no-untyped-def]
+    Table("ana").start()
+    content = client.get(reverse("history"), {"mine": "1"}).content.decode()
+    assert "You have not played a game here yet." in content
+
+
+# -- the invite link and the review ------------------------------------------------------------
+
+
+def test_the_invite_link_of_a_finished_game_opens_its_review(client, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    table = play_solo(fixed_dice)
+    response = client.get(reverse("room", args=[table.code]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("review", args=[table.code])
+
+
+def test_the_review_of_a_game_in_play_is_its_room(client) -> None:  # type: ignore[no-untyped-def]
+    table = Table("ana")
+    table.start()
+    response = client.get(reverse("review", args=[table.code]))
+    assert response["Location"] == reverse("room", args=[table.code])
+    assert client.get("/g/nope/review/").status_code == 404
+
+
+def test_the_review_shows_the_final_cards_the_chart_and_every_moment(client, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    table = play_solo(fixed_dice)
+
+    content = client.get(reverse("review", args=[table.code])).content.decode()
+    config = config_of(content, "review-config")
+
+    assert "<title>ana · Review · Yahtzee Live</title>" in content
+    # The final card, at the end of the replay: every box, the bonus and the total.
+    assert 'data-seat="0" data-key="upper_bonus" class="">35</td>' in content
+    assert 'data-key="total">293</td>' in content
+    assert "ana wins with 293." in content
+    # The chart of running totals, drawn on the server.
+    assert 'class="chart__point"' in content
+    assert 'data-total="98"' in content
+    # Every moment for the script: the start, a roll and a score per round, the end.
+    assert len(config["moments"]) == 1 + 2 * len(SOLO) + 1
+    assert config["start"] == len(config["moments"]) - 1
+    scored = [m["card"]["total"] for m in config["moments"] if m["kind"] == "scored"]
+    assert scored == SOLO_RUNNING
+
+
+def test_a_link_opens_the_review_at_its_moment(client, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    table = play_solo(fixed_dice)
+    url = reverse("review", args=[table.code])
+    config = config_of(client.get(url).content.decode(), "review-config")
+    sixes = next(m for m in config["moments"] if m.get("category") == "sixes")
+
+    content = client.get(url, {"at": sixes["seq"]}).content.decode()
+
+    assert "ana scored 18 in Sixes." in content
+    assert 'data-seat="0" data-key="upper_total" class="">63</td>' in content
+    assert 'data-key="total">98</td>' in content
+    assert 'data-key="chance" class=""></td>' in content  # Not filled yet at that moment.
+    assert config_of(content, "review-config")["start"] == config["moments"].index(sixes)
+
+
+# -- export ------------------------------------------------------------------------------------
+
+
+def test_the_export_holds_the_log_and_the_final_cards(client, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    table = play_solo(fixed_dice)
+    services.chat(table.code, table.id("ana"), "gg")
+
+    response = client.get(reverse("export", args=[table.code]))
+    data = json.loads(response.content)
+
+    assert response["Content-Type"] == "application/json"
+    assert response["Content-Disposition"] == f'attachment; filename="yahtzee-{table.code}.json"'
+    assert data["format"] == EXPORT_FORMAT
+    assert data["game"]["code"] == table.code
+    assert data["game"]["status"] == "finished"
+    (player,) = data["players"]
+    assert (player["name"], player["winner"], player["card"]["total"]) == ("ana", True, 293)
+    assert [e["seq"] for e in data["events"]] == list(range(1, table.version + 1))
+    assert data["events"][-1]["data"]["text"] == "gg"
+    # Nothing secret travels: no seat tokens, no session keys.
+    raw = response.content.decode()
+    assert Player.objects.get(game__code=table.code).token not in raw
+    assert "session-ana" not in raw
+    # The log alone rebuilds the game, as docs/export.md promises.
+    room = replay.replay((e["kind"], e["data"]) for e in data["events"])
+    assert room.game is not None
+    assert room.game.cards[0].total == 293
+
+
+# -- rematch -----------------------------------------------------------------------------------
+
+
+def test_a_player_starts_the_rematch_from_the_review(client, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    key = browser_session(client)
+    game = play_solo(fixed_dice).game
+    Player.objects.filter(game=game).update(session_key=key)  # Ana played in this browser.
+
+    review_page = client.get(reverse("review", args=[game.code])).content.decode()
+    response = client.post(reverse("rematch", args=[game.code]))
+
+    assert 'id="rematch-button"' in review_page
+    new = Game.objects.get(rematch_of__code=game.code)
+    assert response["Location"] == reverse("room", args=[new.code])
+    assert new.players.get().session_key == key
+    after = client.get(reverse("review", args=[game.code])).content.decode()
+    assert f'id="rematch-link" href="/g/{new.code}/"' in after
+
+
+def test_a_watcher_gets_no_rematch_button_and_cannot_post_one(client, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    table = play_solo(fixed_dice)
+
+    content = client.get(reverse("review", args=[table.code])).content.decode()
+    response = client.post(reverse("rematch", args=[table.code]), follow=True)
+
+    assert 'id="rematch-button"' not in content
+    assert not Game.objects.filter(rematch_of__code=table.code).exists()
+    assert "No rematch: only players in this game can do that" in response.content.decode()
+    assert client.get(reverse("rematch", args=[table.code])).status_code == 405
