@@ -46,7 +46,7 @@ EN_DASH = "\N{EN DASH}"
 WIDTH = 640
 """Width of every chart's viewBox."""
 
-LABEL_SIZE = 13
+LABEL_SIZE = 14
 """Font size of axis labels; legend text is a little larger."""
 
 
@@ -193,9 +193,9 @@ def _axis_lines(plot: Plot) -> str:
 
 _LEGEND_COLUMNS = 3
 _LEGEND_ROW = 24
-_LEGEND_SIZE = 15
+_LEGEND_SIZE = 16
 _LEGEND_TOP = LINE_PLOT.bottom + 60
-_END_LABEL_GAP = 15
+_END_LABEL_GAP = 16
 
 
 def _truncate(text: str, limit: int) -> str:
@@ -227,10 +227,20 @@ def _spread(positions: list[float], gap: float, lowest: float) -> list[float]:
     return result
 
 
+@dataclass(frozen=True)
+class _LineEnd:
+    """Where a player's line stops, and the total to write there."""
+
+    seat: int
+    x: float
+    y: float
+    total: int
+
+
 def _player_line(
     seat: int, name: str, totals: Sequence[int], rounds: int, top_value: int
-) -> tuple[str, tuple[float, float]]:
-    """One player's line and dots, and where the line ends."""
+) -> tuple[str, _LineEnd]:
+    """One player's line with a dot per round, and where the line stops."""
     plot = LINE_PLOT
     colour = seat_colour(seat)
     points = [
@@ -251,33 +261,25 @@ def _player_line(
             f' stroke="#ffffff" stroke-width="1.5"><title>{escape(hover)}</title></circle>'
         )
     parts.append("</g>")
-    last_x, last_y, _, _ = points[-1]
-    return "".join(parts), (last_x, last_y)
+    last_x, last_y, _, last_total = points[-1]
+    return "".join(parts), _LineEnd(seat, last_x, last_y, last_total)
 
 
-def _end_labels(ends: Sequence[tuple[float, float]], finals: Sequence[int | None]) -> str:
-    """Each line's final total just right of its last dot, kept from overlapping.
+def _end_labels(ends: Sequence[_LineEnd]) -> str:
+    """Each line's final total just right of its last dot.
 
-    Lines ending on the same round have their labels spread apart vertically.
+    Labels of lines that stop on the same round are spread apart so they do not overlap.
     """
+    by_round: dict[float, list[_LineEnd]] = {}
+    for end in ends:
+        by_round.setdefault(end.x, []).append(end)
     labels = []
-    for x in sorted({x for (x, _), final in zip(ends, finals, strict=True) if final is not None}):
-        seats = [
-            s
-            for s, ((ex, _), f) in enumerate(zip(ends, finals, strict=True))
-            if ex == x and f is not None
-        ]
-        ys = _spread([ends[s][1] for s in seats], _END_LABEL_GAP, LINE_PLOT.bottom)
-        for seat, y in zip(seats, ys, strict=True):
+    for group in by_round.values():
+        ys = _spread([end.y for end in group], _END_LABEL_GAP, LINE_PLOT.bottom)
+        for end, y in zip(group, ys, strict=True):
+            extra = f' font-weight="600" data-seat="{end.seat}"'
             labels.append(
-                _text(
-                    x + 9,
-                    y,
-                    str(finals[seat]),
-                    anchor="start",
-                    fill=INK,
-                    extra=f' font-weight="600" data-seat="{seat}"',
-                )
+                _text(end.x + 9, y, str(end.total), anchor="start", fill=INK, extra=extra)
             )
     return '<g class="chart__end-labels">' + "".join(labels) + "</g>"
 
@@ -342,8 +344,8 @@ def running_totals_chart(
     for seat, (name, totals) in enumerate(series):
         line, end = _player_line(seat, name, totals, rounds, top_value)
         lines.append(line)
-        ends.append(end)
-    finals = [totals[-1] if totals else None for _, totals in series]
+        if totals:  # A line that has not left round 0 gets no label.
+            ends.append(end)
     desc = ", ".join(_describe_player(n, t, rounds) for n, t in series) or "No players yet"
 
     legend_rows = math.ceil(len(series) / _LEGEND_COLUMNS)
@@ -352,7 +354,7 @@ def running_totals_chart(
         _y_grid(LINE_PLOT, step, top_value),
         _x_axis_rounds(rounds),
         *lines,
-        _end_labels(ends, finals),
+        _end_labels(ends),
         _legend([name for name, _ in series]),
     ]
     return _svg(

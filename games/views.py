@@ -171,13 +171,12 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
             "totals": [card["total"] for card in cards],
             "moment_count": len(told.moments),
             "start": start,
+            # The chart module escapes every name it draws: its SVG goes in as it is.
             "chart": mark_safe(charts.running_totals_chart(series, id_prefix="totals")),
             "config": {
-                "code": game.code,
                 "names": list(told.names),
                 "moments": told.moments_json(),
                 "start": start,
-                "categories": [{"id": c.value, "label": c.label} for c in rules.Category],
             },
             "can_rematch": _own_seat(request, game) is not None,
             "rematch": Game.objects.filter(rematch_of=game).first(),

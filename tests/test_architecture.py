@@ -10,7 +10,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("module", ["games.rules", "games.replay", "games.strategy"])
+@pytest.mark.parametrize(
+    "module", ["games.rules", "games.replay", "games.strategy", "games.charts"]
+)
 def test_pure_modules_import_without_django(module: str) -> None:
     # A fresh interpreter in which Django cannot be imported at all (in this one
     # pytest-django has imported it already); a package is imported module by module.

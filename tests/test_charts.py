@@ -1,138 +1,369 @@
-"""The charts drawn on the server: known coordinates, escaped names, well-formed SVG."""
+"""The SVG charts, parsed back as XML and checked against worked-out answers."""
 
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
-from games import charts
+from games.charts import (
+    HISTOGRAM_PLOT,
+    LINE_PLOT,
+    MIN_BINS,
+    SEAT_COLOURS,
+    histogram_chart,
+    running_totals_chart,
+)
 
-SVG = "{http://www.w3.org/2000/svg}"
+ROOT = Path(__file__).resolve().parent.parent
+NS = {"svg": "http://www.w3.org/2000/svg"}
+DASH = "\N{EN DASH}"
+FULL_GAME = [10, 30, 50, 70, 90, 100, 120, 140, 150, 160, 170, 190, 200]
 
 
 def parse(svg: str) -> ET.Element:
     return ET.fromstring(svg)
 
 
-def points(svg: str, seat: int = 0) -> list[tuple[float, float]]:
-    root = parse(svg)
+def points(root: ET.Element, seat: int) -> list[ET.Element]:
+    return root.findall(f".//svg:circle[@class='chart__point'][@data-seat='{seat}']", NS)
+
+
+def gridline_labels(root: ET.Element) -> list[str]:
+    grid = root.find("svg:g[@class='chart__grid']", NS)
+    assert grid is not None
+    return [text.text or "" for text in grid.findall("svg:text", NS)]
+
+
+def bars(root: ET.Element) -> list[tuple[str, str, str]]:
     return [
-        (float(c.get("cx", "")), float(c.get("cy", "")))
-        for c in root.iter(f"{SVG}circle")
-        if c.get("class") == "chart__point" and c.get("data-seat") == str(seat)
+        (bar.get("data-from", ""), bar.get("data-to", ""), bar.get("data-count", ""))
+        for bar in root.findall(".//svg:rect[@class='chart__bar']", NS)
     ]
 
 
-def bars(svg: str) -> list[tuple[int, int, int]]:
-    return [
-        (int(r.get("data-from", "")), int(r.get("data-to", "")), int(r.get("data-count", "")))
-        for r in parse(svg).iter(f"{SVG}rect")
-        if r.get("class") == "chart__bar"
-    ]
+# Both charts ------------------------------------------------------------------------------
 
 
-def grid_labels(svg: str) -> list[str]:
+@pytest.mark.parametrize(
+    "svg",
+    [
+        running_totals_chart([("Ana", FULL_GAME)], id_prefix="p1"),
+        histogram_chart([120, 180], id_prefix="p1"),
+        histogram_chart([], id_prefix="p1"),
+    ],
+    ids=["lines", "histogram", "empty histogram"],
+)
+def test_it_scales_and_names_itself_for_screen_readers(svg: str) -> None:
     root = parse(svg)
-    grid = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "chart__grid")
-    return [t.text or "" for t in grid.iter(f"{SVG}text")]
+
+    assert root.get("width") == "100%"
+    assert root.get("height") is None
+    assert root.get("viewBox", "").startswith("0 0 640 ")
+    assert root.get("role") == "img"
+    assert root.get("aria-labelledby") == "p1-title p1-desc"
+    assert root.find("svg:title", NS).get("id") == "p1-title"  # type: ignore[union-attr]
+    assert root.find("svg:desc", NS).get("id") == "p1-desc"  # type: ignore[union-attr]
+    assert "chart" in root.get("class", "").split()
+    assert root.get("font-family") == "system-ui, sans-serif"
 
 
-# -- running totals ----------------------------------------------------------------------------
+def test_ids_come_from_the_prefix_so_two_charts_can_share_a_page() -> None:
+    first = parse(running_totals_chart([("Ana", [5])], id_prefix="game-1"))
+    second = parse(running_totals_chart([("Ana", [5])], id_prefix="game-2"))
+
+    ids = [el.get("id") for root in (first, second) for el in root.iter() if el.get("id")]
+    assert ids == ["game-1-title", "game-1-desc", "game-2-title", "game-2-desc"]
 
 
-def test_each_round_is_40_units_on_and_totals_rise_on_a_nice_scale() -> None:
-    svg = charts.running_totals_chart([("Ana", [50, 100, 254])])
-
-    # Round r at x = 56 + 40 r; 0 on the bottom (y 240), 300 (the axis top for 254) at y 20.
-    assert points(svg) == [(56, 240), (96, 203.33), (136, 166.67), (176, 53.73)]
-    assert grid_labels(svg) == ["0", "100", "200", "300"]
+@pytest.mark.parametrize("prefix", ["", "1chart", 'a"b', "a b"])
+def test_an_id_prefix_that_is_not_a_valid_id_is_refused(prefix: str) -> None:
+    with pytest.raises(ValueError, match="id_prefix"):
+        histogram_chart([1], id_prefix=prefix)
 
 
-def test_a_shorter_series_stops_where_its_player_stopped() -> None:
-    svg = charts.running_totals_chart([("Ana", [10, 20, 30, 40]), ("Ben", [15, 25])])
+def test_the_module_imports_only_the_standard_library() -> None:
+    script = (
+        "import sys; before = set(sys.modules); import games.charts;"
+        "new = {m.split('.')[0] for m in set(sys.modules) - before};"
+        "print(sorted(new - set(sys.stdlib_module_names) - {'games'}))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
 
-    assert len(points(svg, 0)) == 5  # Round 0, then four rounds.
-    assert len(points(svg, 1)) == 3
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
 
 
-def test_a_point_says_who_had_what_after_which_round() -> None:
-    root = parse(charts.running_totals_chart([("Ana", [12, 30])]))
-    titles = [
-        c.find(f"{SVG}title").text  # type: ignore[union-attr]
-        for c in root.iter(f"{SVG}circle")
-        if c.get("data-round") == "2"
+# Running totals ---------------------------------------------------------------------------
+
+
+def test_points_sit_where_the_documented_scale_puts_them() -> None:
+    # Totals up to 200 give an axis from 0 to 200: x = left + 40 per round, y falls from the bottom.
+    root = parse(running_totals_chart([("Ana", FULL_GAME)]))
+    dots = points(root, 0)
+
+    assert len(dots) == 14  # Round 0 to round 13.
+    start, round_5, last = dots[0], dots[5], dots[13]
+    assert (float(start.get("cx", "")), float(start.get("cy", ""))) == (56, 240)
+    assert LINE_PLOT.left + 5 * LINE_PLOT.width / 13 == 256
+    assert (float(round_5.get("cx", "")), float(round_5.get("cy", ""))) == (256, 141)  # 90 of 200
+    assert (float(last.get("cx", "")), float(last.get("cy", ""))) == (576, 20)  # 200 at the top
+    assert (round_5.get("data-round"), round_5.get("data-total")) == ("5", "90")
+
+
+def test_a_point_names_player_total_and_round_on_hover() -> None:
+    root = parse(running_totals_chart([("Ana", FULL_GAME)]))
+
+    titles = [dot.findtext("svg:title", namespaces=NS) for dot in points(root, 0)]
+    assert titles[5] == "Ana: 90 after round 5"
+    assert titles[0] == "Ana: 0 at the start"
+
+
+def test_the_line_goes_through_every_point() -> None:
+    root = parse(running_totals_chart([("Ana", [50, 100])], rounds=2))
+    line = root.find(".//svg:path[@class='chart__line']", NS)
+
+    assert line is not None
+    assert line.get("data-seat") == "0"
+    # Two rounds share the 520 wide plot; the axis tops out at 100, so 50 is halfway up.
+    assert gridline_labels(root) == ["0", "20", "40", "60", "80", "100"]
+    assert line.get("d") == "M56 240L316 130L576 20"
+
+
+@pytest.mark.parametrize(
+    ("highest", "labels"),
+    [
+        (254, ["0", "100", "200", "300"]),
+        (300, ["0", "100", "200", "300"]),
+        (301, ["0", "100", "200", "300", "400"]),
+        (151, ["0", "50", "100", "150", "200"]),
+        (37, ["0", "10", "20", "30", "40"]),
+        (0, ["0", "10", "20", "30"]),
+        (1100, ["0", "250", "500", "750", "1000", "1250"]),
+    ],
+)
+def test_the_y_axis_rounds_up_to_a_nice_maximum(highest: int, labels: list[str]) -> None:
+    root = parse(running_totals_chart([("Ana", [0, highest]), ("Bob", [5])]))
+
+    assert gridline_labels(root) == labels
+
+
+def test_a_short_series_stops_at_its_last_round() -> None:
+    root = parse(running_totals_chart([("Ana", FULL_GAME), ("Bob", [20, 45, 70])]))
+
+    bob = points(root, 1)
+    assert [dot.get("data-round") for dot in bob] == ["0", "1", "2", "3"]
+    bob_line = root.find(".//svg:path[@data-seat='1']", NS)
+    assert bob_line is not None
+    assert bob_line.get("d", "").count("L") == 3
+
+
+def test_the_last_point_of_each_line_is_labelled_with_its_total() -> None:
+    root = parse(running_totals_chart([("Ana", FULL_GAME), ("Bob", [20, 45, 70]), ("Cy", [])]))
+
+    labels = root.findall(".//svg:g[@class='chart__end-labels']/svg:text", NS)
+    assert [(label.get("data-seat"), label.text) for label in labels] == [("0", "200"), ("1", "70")]
+    bob_end = points(root, 1)[-1]
+    assert float(labels[1].get("y", "")) == float(bob_end.get("cy", ""))
+    assert float(labels[1].get("x", "")) > float(bob_end.get("cx", ""))
+
+
+def test_end_labels_of_equal_totals_do_not_overlap() -> None:
+    root = parse(running_totals_chart([("Ana", FULL_GAME), ("Bob", FULL_GAME)]))
+
+    ys = [
+        float(label.get("y", ""))
+        for label in root.findall(".//svg:g[@class='chart__end-labels']/svg:text", NS)
     ]
-    assert titles == ["Ana: 30 after round 2"]
+    assert abs(ys[0] - ys[1]) >= 14  # One font size apart at least.
 
 
-def test_names_are_escaped_and_the_svg_still_parses() -> None:
-    svg = charts.running_totals_chart([('<script>&"', [5, 10])])
+def test_more_totals_than_rounds_is_a_mistake() -> None:
+    with pytest.raises(ValueError, match="14 totals for 13 rounds"):
+        running_totals_chart([("Ana", [*FULL_GAME, 210])])
+
+
+def test_a_hostile_name_is_escaped_and_the_svg_still_parses() -> None:
+    name = '<script>&"'
+    svg = running_totals_chart([(name, [12, 40])], title="Ana's <b>game</b>")
+    root = parse(svg)
 
     assert "<script>" not in svg
     assert "&lt;script&gt;&amp;&quot;" in svg
-    assert parse(svg).get("role") == "img"
+    assert root.find(".//svg:script", NS) is None
+    legend = root.find(".//svg:g[@class='chart__legend']", NS)
+    assert legend is not None
+    assert [t.text for t in legend.iter(f"{{{NS['svg']}}}text")] == [name]
+    assert points(root, 0)[1].findtext("svg:title", namespaces=NS) == f"{name}: 12 after round 1"
+    assert root.findtext("svg:title", namespaces=NS) == "Ana's <b>game</b>"
+    assert root.findtext("svg:desc", namespaces=NS) == f"{name} had 40 after round 2."
 
 
-def test_the_description_says_how_each_player_finished() -> None:
-    root = parse(charts.running_totals_chart([("Ana", [100, 254]), ("Ben", [80, 198])]))
-    desc = root.find(f"{SVG}desc")
-    assert desc is not None
-    assert "Ana" in (desc.text or "")
-    assert "254" in (desc.text or "")
-    assert "198" in (desc.text or "")
+def test_a_long_name_is_shortened_in_the_legend_but_whole_in_its_tooltip() -> None:
+    name = "Cleopatra Philopator the Seventh"
+    root = parse(running_totals_chart([(name, [5])]))
+    item = root.find(".//svg:g[@class='chart__legend-item']", NS)
+
+    assert item is not None
+    assert item.findtext("svg:title", namespaces=NS) == name
+    shown = item.findtext("svg:text", namespaces=NS) or ""
+    assert shown.endswith("\N{HORIZONTAL ELLIPSIS}")
+    assert name.startswith(shown[:-1])
 
 
-def test_six_players_get_six_colours_and_a_seventh_series_starts_again() -> None:
-    series = [(f"P{i}", [i, 2 * i]) for i in range(7)]
-    root = parse(charts.running_totals_chart(series))
-    strokes = [p.get("stroke") for p in root.iter() if p.get("class") == "chart__line"]
+def test_the_description_says_how_each_player_did() -> None:
+    root = parse(
+        running_totals_chart([("Ana", [*FULL_GAME[:-1], 254]), ("Bob", [8, 30]), ("Cy", [])])
+    )
 
-    assert strokes[:6] == list(charts.SEAT_COLOURS)
-    assert len(set(strokes[:6])) == 6
-    assert strokes[6] == charts.SEAT_COLOURS[0]
-
-
-def test_it_scales_to_its_container_with_no_pixel_width() -> None:
-    root = parse(charts.running_totals_chart([("Ana", [1])]))
-    assert root.get("width") == "100%"
-    assert root.get("viewBox", "").startswith("0 0 640 ")
-    assert root.get("height") is None
+    assert root.findtext("svg:desc", namespaces=NS) == (
+        "Ana finished on 254, Bob had 30 after round 2, Cy has no score yet."
+    )
 
 
-def test_ids_are_prefixed_so_two_charts_can_share_a_page() -> None:
-    root = parse(charts.running_totals_chart([("Ana", [1])], id_prefix="totals"))
-    assert root.get("aria-labelledby") == "totals-title totals-desc"
-    with pytest.raises(ValueError, match="id_prefix"):
-        charts.running_totals_chart([("Ana", [1])], id_prefix='x" onload="alert(1)')
+def test_six_seats_get_six_distinct_colours_in_seat_order() -> None:
+    series = [(f"P{seat}", [10 * seat]) for seat in range(6)]
+    root = parse(running_totals_chart(series))
 
-
-# -- histogram ---------------------------------------------------------------------------------
-
-
-def test_it_counts_scores_in_bins_of_25_with_the_empty_bins_between() -> None:
-    svg = charts.histogram_chart([100, 110, 124, 125, 250])
-
-    assert bars(svg) == [
-        (100, 124, 3),
-        (125, 149, 1),
-        *((start, start + 24, 0) for start in range(150, 250, 25)),
-        (250, 274, 1),
+    colours = [
+        root.find(f".//svg:path[@data-seat='{seat}']", NS).get("stroke")  # type: ignore[union-attr]
+        for seat in range(6)
     ]
-    assert grid_labels(svg) == ["0", "1", "2", "3"]
+    assert colours == list(SEAT_COLOURS)
+    assert len(set(SEAT_COLOURS)) == 6
+    assert {dot.get("fill") for dot in points(root, 3)} == {SEAT_COLOURS[3]}
 
 
-def test_a_single_score_is_drawn_among_empty_bins_not_as_a_wall() -> None:
-    assert bars(charts.histogram_chart([68])) == [
-        (0, 24, 0), (25, 49, 0), (50, 74, 1), (75, 99, 0), (100, 124, 0), (125, 149, 0),
-    ]  # fmt: skip
+def test_a_seventh_seat_repeats_the_first_colour_with_a_dashed_line() -> None:
+    series = [(f"P{seat}", [10 * seat]) for seat in range(8)]
+    root = parse(running_totals_chart(series))
+
+    lines = root.findall(".//svg:path[@class='chart__line']", NS)
+    assert [line.get("stroke") for line in lines[6:]] == [SEAT_COLOURS[0], SEAT_COLOURS[1]]
+    assert [line.get("stroke-dasharray") for line in lines] == [None] * 6 + ["7 4"] * 2
+    assert len(root.findall(".//svg:g[@class='chart__legend-item']", NS)) == 8
 
 
-def test_a_bar_says_its_range_and_count() -> None:
-    root = parse(charts.histogram_chart([150, 160, 170]))
-    titles = [r.find(f"{SVG}title").text for r in root.iter(f"{SVG}rect")]  # type: ignore[union-attr]
-    assert "150\N{EN DASH}174: 3 games" in titles
+def test_the_legend_grows_a_row_for_every_three_players() -> None:
+    def height(players: int) -> float:
+        svg = running_totals_chart([(f"P{n}", [1]) for n in range(players)])
+        return float(parse(svg).get("viewBox", "").split()[3])
+
+    assert height(1) == height(3) < height(4) == height(6) < height(7)
 
 
-def test_no_scores_say_so() -> None:
-    root = parse(charts.histogram_chart([]))
-    assert [t.text for t in root.iter(f"{SVG}text")] == ["No finished games yet"]
-    assert not list(root.iter(f"{SVG}rect"))
+# Histogram --------------------------------------------------------------------------------
+
+
+def test_values_are_counted_in_bins_from_the_lowest_used_to_the_highest() -> None:
+    root = parse(histogram_chart([100, 110, 124, 125, 250], bin_width=25))
+
+    assert bars(root) == [
+        ("100", "124", "3"),
+        ("125", "149", "1"),
+        ("150", "174", "0"),
+        ("175", "199", "0"),
+        ("200", "224", "0"),
+        ("225", "249", "0"),
+        ("250", "274", "1"),
+    ]
+
+
+def test_every_bin_is_labelled_with_its_range_and_has_a_tooltip() -> None:
+    root = parse(histogram_chart([100, 110, 124, 125, 250]))
+    axis = root.find("svg:g[@class='chart__axis']", NS)
+
+    assert axis is not None
+    labels = [text.text for text in axis.findall("svg:text", NS)]
+    assert labels[:7] == [
+        f"100{DASH}124",
+        f"125{DASH}149",
+        f"150{DASH}174",
+        f"175{DASH}199",
+        f"200{DASH}224",
+        f"225{DASH}249",
+        f"250{DASH}274",
+    ]
+    titles = [
+        rect.findtext("svg:title", namespaces=NS) for rect in root.iter(f"{{{NS['svg']}}}rect")
+    ]
+    assert titles[0] == f"100{DASH}124: 3 games"
+    assert titles[1] == f"125{DASH}149: 1 game"
+    assert titles[2] == f"150{DASH}174: 0 games"
+
+
+def test_bar_heights_follow_the_count_axis() -> None:
+    # Counts 3, 1, 0, 0, 0, 1: gridlines 0 to 3, so one game is a third of the 200 high plot.
+    root = parse(histogram_chart([100, 110, 124, 125, 225], bin_width=25))
+    rects = root.findall(".//svg:rect[@class='chart__bar']", NS)
+
+    assert gridline_labels(root) == ["0", "1", "2", "3"]
+    heights = [float(rect.get("height", "")) for rect in rects]
+    assert heights == pytest.approx([200, 66.67, 0, 0, 0, 66.67], abs=0.01)
+    assert float(rects[0].get("y", "")) == HISTOGRAM_PLOT.top
+    slot = HISTOGRAM_PLOT.width / 6  # Bars leave a gap of 8 between them, half each side.
+    assert float(rects[1].get("x", "")) == pytest.approx(
+        HISTOGRAM_PLOT.left + slot + 8 / 2, abs=0.01
+    )
+
+
+def test_a_few_used_bins_are_padded_with_empty_ones_so_no_bar_is_a_wall() -> None:
+    assert MIN_BINS == 6
+    root = parse(histogram_chart([180, 181]))
+
+    assert bars(root) == [
+        ("125", "149", "0"),
+        ("150", "174", "0"),
+        ("175", "199", "2"),
+        ("200", "224", "0"),
+        ("225", "249", "0"),
+        ("250", "274", "0"),
+    ]
+    assert [b[0] for b in bars(parse(histogram_chart([10])))] == [
+        "0",
+        "25",
+        "50",
+        "75",
+        "100",
+        "125",
+    ]
+
+
+def test_many_games_get_a_gridline_step_that_keeps_labels_apart() -> None:
+    root = parse(histogram_chart([130] * 23 + [180]))
+
+    assert gridline_labels(root) == ["0", "5", "10", "15", "20", "25"]
+
+
+def test_bins_too_narrow_for_level_labels_turn_them() -> None:
+    root = parse(histogram_chart([0, 1000]))  # 41 bins in 560 units.
+    labels = root.findall("svg:g[@class='chart__axis']/svg:text", NS)
+
+    assert len(bars(root)) == 41
+    assert all("rotate(-45" in label.get("transform", "") for label in labels[:-1])
+    assert labels[-1].text == "Final score"
+
+
+def test_the_histogram_description_summarises_the_scores() -> None:
+    root = parse(histogram_chart([100, 110, 124, 125, 250]))
+
+    assert root.findtext("svg:desc", namespaces=NS) == (
+        f"5 games, scores from 100 to 250. The most common range is 100{DASH}124 with 3 games."
+    )
+
+
+def test_no_values_gives_a_small_svg_saying_so() -> None:
+    root = parse(histogram_chart([], title="Your scores"))
+
+    assert root.get("viewBox") == "0 0 640 80"
+    assert [text.text for text in root.iter(f"{{{NS['svg']}}}text")] == ["No finished games yet"]
+    assert root.findtext("svg:title", namespaces=NS) == "Your scores"
+    assert root.find(".//svg:rect", NS) is None
+
+
+def test_a_bin_width_below_one_is_refused() -> None:
+    with pytest.raises(ValueError, match="bin_width"):
+        histogram_chart([10], bin_width=0)

@@ -70,7 +70,9 @@ def expect_profile_with_the_game(page: Page, code: str) -> None:
     expect(games).to_have_count(1)
     expect(games.first).to_have_attribute("href", f"/g/{code}/review/")
     expect(games.first.locator(".profile-game__score")).to_have_text(f"Score {FINAL_TOTAL}")
-    expect(page.locator(".chart--histogram .chart__bar")).to_have_count(1)
+    bar = page.locator('.chart--histogram .chart__bar[data-count="1"]')
+    expect(bar).to_have_count(1)  # The others of the six bins are empty.
+    expect(bar).to_have_attribute("data-from", str(FINAL_TOTAL // 25 * 25))
 
 
 def fits_sideways(page: Page) -> bool:

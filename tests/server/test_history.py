@@ -7,6 +7,7 @@ from games import history, replay, review, rules, services
 from games.models import Game, GameEvent, Player
 from games.services import CommandError
 from tests.server.helpers import SOLO_RUNNING, Table, play_solo
+from tests.server.test_replay import play_randomly
 
 pytestmark = pytest.mark.django_db
 
@@ -305,3 +306,20 @@ def test_a_rematch_waits_for_the_end_of_the_game(opened: Table) -> None:
         services.rematch(opened.code, opened.id("ana"))
     assert error.value.code == "not_finished"
     assert opened.version == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_review_of_any_game_ends_on_the_cards_that_are_stored() -> None:
+    """Random games (leaves, holds, chat, refusals, rematches) reviewed from their logs."""
+    for seed in range(8):
+        table, _ = play_randomly(seed)
+        told = review.review(table.game)
+        stored = table.state()
+        assert told.moments[-1].kind == "finished"
+        assert told.moments[-1].cards == stored.cards, f"seed {seed}"
+        for seat, totals in enumerate(told.running_totals()):
+            assert totals == sorted(totals)  # A running total never goes down.
+            if totals:  # A player who left before scoring has none.
+                assert totals[-1] == stored.cards[seat].total
+        seqs = [m.seq for m in told.moments]
+        assert seqs == sorted(set(seqs))
