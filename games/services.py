@@ -361,9 +361,10 @@ def claim_guest_seats(old_session_key: str, new_session_key: str, user_id: int) 
     """A guest who logs in or signs up keeps their seats, and their games join the account.
 
     Logging in gives the browser a new session key (Django cycles it against
-    session fixation), so the seats taken under the old key move to the new one;
-    those no account holds yet become the account's. Returns how many games
-    joined the account.
+    session fixation). The seats taken under the old key that no account holds
+    yet become the account's, and the account's seats move to the new key. A
+    seat another account holds stays where it is: that account reaches it. Returns
+    how many games joined the account.
     """
     if not old_session_key:
         return 0
@@ -371,7 +372,7 @@ def claim_guest_seats(old_session_key: str, new_session_key: str, user_id: int) 
         seats = Player.objects.filter(session_key=old_session_key)
         claimed = seats.filter(user__isnull=True).update(user_id=user_id)
         if new_session_key and new_session_key != old_session_key:
-            seats.update(session_key=new_session_key)
+            seats.filter(user_id=user_id).update(session_key=new_session_key)
     return claimed
 
 

@@ -312,11 +312,15 @@ def test_it_says_nothing_when_no_game_joins_the_account(
 
 def test_it_keeps_a_seat_already_on_another_account(client: Client, alice: AbstractUser) -> None:
     game = open_room_as_guest(client)
-    give_seats(alice, client.session.session_key)
+    old_key = client.session.session_key
+    give_seats(alice, old_key)
 
     sign_up(client, "ana")
 
-    assert game.players.get().user_id == alice.pk
+    seat = game.players.get()
+    assert seat.user_id == alice.pk
+    assert seat.session_key == old_key  # Ana's new session cannot act for Alice's seat.
+    assert services.arrive(game.code, session_key=client.session.session_key) is None
 
 
 # -- the numbers ----------------------------------------------------------------------------
