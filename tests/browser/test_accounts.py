@@ -1,16 +1,14 @@
 """Accounts in a real Chromium: a guest's games follow them into a new account."""
 
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connections
 from playwright.sync_api import Page, expect
 
 from games import rules, services
 from games.models import Game, Player
 from tests import dice
-from tests.browser.watch import VIEWPORTS, PageWatch
+from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
 
 pytestmark = pytest.mark.browser
 
@@ -34,23 +32,7 @@ def open_solo_room(page: Page, base: str, name: str) -> str:
 
 
 def play_to_the_end(code: str) -> None:
-    """Play the guest's seat through the services, as the room's socket would, on known dice.
-
-    The services broadcast with ``async_to_sync``, which refuses to run in this thread
-    (Playwright keeps an event loop running here), so they run in a thread of their own.
-    """
-    with ThreadPoolExecutor(max_workers=1) as worker:
-        worker.submit(_play_to_the_end, code).result()
-
-
-def _play_to_the_end(code: str) -> None:
-    try:
-        _play_every_turn(code)
-    finally:
-        connections.close_all()  # This thread's own connection.
-
-
-def _play_every_turn(code: str) -> None:
+    """Play the guest's seat through the services, as the room's socket would, on known dice."""
     player = Player.objects.get(game__code=code)
     services.start_game(code, player.pk, version=Game.objects.get(code=code).version)
     for box in BOXES:
@@ -90,7 +72,7 @@ def test_a_guests_games_follow_them_into_a_new_account(
 
     # A guest opens a room and plays it to the end.
     code = open_solo_room(page, live_server_url, "Ana")
-    play_to_the_end(code)
+    off_the_loop(play_to_the_end, code)
 
     # From the room, they sign up in the header; they come back to the game, told.
     page.get_by_role("navigation", name="Account").get_by_role("link", name="Sign up").click()

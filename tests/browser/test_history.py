@@ -2,7 +2,6 @@
 
 import json
 import re
-from concurrent.futures import ThreadPoolExecutor
 from urllib.request import urlopen
 
 import pytest
@@ -10,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from games.models import Game, Player
 from tests.browser.test_room import create_room, expect_dice, hold, join, open_room, roll, score
-from tests.browser.watch import VIEWPORTS, PageWatch
+from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
 from tests.server.helpers import play_out
 
 pytestmark = pytest.mark.browser
@@ -179,10 +178,7 @@ def test_a_rematch_takes_every_open_browser_to_the_new_room(
     expect(ana.locator("#turn")).to_be_visible()
     code = url.rstrip("/").rsplit("/", 1)[1]
 
-    # The services run in a thread of their own: they broadcast with async_to_sync,
-    # which Playwright's running event loop forbids in this one.
-    with ThreadPoolExecutor(max_workers=1) as worker:
-        worker.submit(play_out, code, turns_left=1).result()
+    off_the_loop(play_out, code, turns_left=1)
     for page in (ana, bob):
         page.reload()
     open_room(watcher, url)

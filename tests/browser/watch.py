@@ -1,8 +1,13 @@
-"""Helpers for browser tests: the screen sizes we check, and what a page did behind the scenes."""
+"""Helpers for browser tests: the screen sizes we check, what a page did behind the scenes,
+and running the services from a test."""
 
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit
 
+from django.db import connections
 from playwright.sync_api import Page
 
 # The two screens every page is checked on: a laptop and a phone.
@@ -36,3 +41,21 @@ class PageWatch:
         assert self.hosts == {urlsplit(site_url).netloc}
         assert self.failed == []
         assert self.errors == []
+
+
+def off_the_loop(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Run ``function`` (services, say) in a thread of its own and return what it returns.
+
+    The services broadcast with ``async_to_sync``, which refuses to run in the test's
+    thread: Playwright keeps an event loop running there. The thread's database
+    connection is closed before it ends, so the test database can be dropped.
+    """
+
+    def run() -> Any:
+        try:
+            return function(*args, **kwargs)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=1) as worker:
+        return worker.submit(run).result()
