@@ -15,7 +15,7 @@ const ROLL_ANIMATION_MS = 650;
 const REMATCH_DELAY_MS = 800; // Long enough to read where you are going.
 
 let state = null; // The last snapshot, with the events after it applied.
-let pending = null; // The play command sent and not yet answered: "roll", "score" or "start".
+let pending = null; // The command sent and not yet answered: "roll", "score", "start" or "rematch".
 let holdsInFlight = 0; // Our own holds not yet echoed back as `held` events.
 let requestId = 0; // Ids are "<type>-<n>": an error names the command it refuses.
 
