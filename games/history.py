@@ -9,13 +9,14 @@ so the totals, bonuses and winners shown are the rules' own.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 
 from games import rules
-from games.models import FilledBox, Game, Player
+from games.models import Game, Player
+from games.services import cards_of
 
 
 @dataclass(frozen=True)
@@ -66,33 +67,13 @@ def summaries(games: Iterable[Game]) -> list[GameSummary]:
         player.game = by_pk[player.game_id]  # Saves a query per player for its preset.
         players_by_game[player.game_id].append(player)
     cards = cards_of([p for players in players_by_game.values() for p in players])
-    return [
-        _summary(game, sorted(players_by_game[game.pk], key=lambda p: p.seat), cards)
-        for game in games
-    ]
+    # Players come in seat order (Player.Meta.ordering).
+    return [_summary(game, players_by_game[game.pk], cards) for game in games]
 
 
 def summary(game: Game) -> GameSummary:
     """One game's :class:`GameSummary`."""
     return summaries([game])[0]
-
-
-def cards_of(players: Sequence[Player]) -> dict[int, rules.Scorecard]:
-    """Each player's card (by player id) from their filled boxes, in one query."""
-    filled: dict[int, dict[str, int]] = {p.pk: {} for p in players}
-    bonuses = dict.fromkeys(filled, 0)
-    boxes = FilledBox.objects.filter(player__in=list(filled)).values_list(
-        "player_id", "category", "points", "yahtzee_bonus"
-    )
-    for player_id, category, points, bonus in boxes:
-        filled[player_id][category] = points
-        bonuses[player_id] += bonus
-    return {
-        p.pk: rules.Scorecard.from_filled(
-            filled[p.pk], rules=p.game.rules, yahtzee_bonus_count=bonuses[p.pk]
-        )
-        for p in players
-    }
 
 
 def _summary(game: Game, players: list[Player], cards: dict[int, rules.Scorecard]) -> GameSummary:

@@ -38,7 +38,7 @@ class Moment:
     #: The box just written in, on a score.
     category: str | None = None
 
-    def as_json(self, *, with_card: bool) -> dict[str, Any]:
+    def as_json(self) -> dict[str, Any]:
         """The moment for the page's script.
 
         A score carries the points it wrote (``points``) and the totals of the
@@ -56,7 +56,7 @@ class Moment:
             "rollsLeft": self.rolls_left,
             "category": self.category,
         }
-        if with_card and self.seat is not None and self.category is not None:
+        if self.category is not None and self.seat is not None:  # A score.
             card = self.cards[self.seat]
             data["points"] = card[rules.Category(self.category)]
             data["card"] = {k: v for k, v in card_json(card).items() if k != "boxes"}
@@ -100,7 +100,7 @@ class Review:
     def moments_json(self) -> list[dict[str, Any]]:
         """Every moment for the page's script; cards travel only with scores (and the start)."""
         return [
-            m.as_json(with_card=m.kind == "scored") | ({"cards": _cards(m)} if i == 0 else {})
+            m.as_json() | ({"cards": _cards(m)} if i == 0 else {})
             for i, m in enumerate(self.moments)
         ]
 

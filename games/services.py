@@ -420,17 +420,7 @@ def snapshot(code: str, player_id: int | None = None) -> dict[str, Any]:
     return {
         "type": "snapshot",
         "version": game.version,
-        "game": {
-            "code": game.code,
-            "preset": game.preset,
-            "preset_label": game.rules.label,
-            "seats": game.seats,
-            "status": game.status,
-            "created_at": game.created_at.isoformat(),
-            "started_at": game.started_at.isoformat() if game.started_at else None,
-            "finished_at": game.finished_at.isoformat() if game.finished_at else None,
-            "round": state.round if state else None,
-        },
+        "game": {**game_json(game), "round": state.round if state else None},
         "you": None if you is None else {"seat": you.seat, "name": you.name, "host": you.is_host},
         "players": [
             {
@@ -447,9 +437,30 @@ def snapshot(code: str, player_id: int | None = None) -> dict[str, Any]:
         "turn": _turn_json(state),
         "roll_off": _roll_off_json(state.roll_off) if state else None,
         "winners": list(state.winners) if state else [],
-        "rematch": Game.objects.filter(rematch_of=game).values_list("code", flat=True).first(),
+        "rematch": _rematch_code(game),
         "recent": [event_message(e) for e in reversed(recent)],
     }
+
+
+def game_json(game: Game) -> dict[str, Any]:
+    """A game room as clients and exports describe it: its code, rules, seats, status, times."""
+    return {
+        "code": game.code,
+        "preset": game.preset,
+        "preset_label": game.rules.label,
+        "seats": game.seats,
+        "status": game.status,
+        "created_at": game.created_at.isoformat(),
+        "started_at": game.started_at.isoformat() if game.started_at else None,
+        "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+    }
+
+
+def _rematch_code(game: Game) -> str | None:
+    """The invite code of the game's rematch; only a finished game can have one."""
+    if game.status != Game.Status.FINISHED:
+        return None
+    return Game.objects.filter(rematch_of=game).values_list("code", flat=True).first()
 
 
 def card_json(card: rules.Scorecard) -> dict[str, Any]:
@@ -654,18 +665,8 @@ def _load_play(
 def _rules_state(game: Game, players: Sequence[Player]) -> rules.Game:
     """The rules engine's game from the tables (the log gives the same; a test checks)."""
     preset = game.rules
-    filled: dict[int, dict[str, int]] = {p.pk: {} for p in players}
-    bonuses = dict.fromkeys(filled, 0)
-    boxes = FilledBox.objects.filter(player__game_id=game.pk).values_list(
-        "player_id", "category", "points", "yahtzee_bonus"
-    )
-    for player_id, category, points, bonus in boxes:
-        filled[player_id][category] = points
-        bonuses[player_id] += bonus
-    cards = tuple(
-        rules.Scorecard.from_filled(filled[p.pk], rules=preset, yahtzee_bonus_count=bonuses[p.pk])
-        for p in players
-    )
+    by_player = cards_of(players)
+    cards = tuple(by_player[p.pk] for p in players)
     roll_off = game.roll_off or {"contenders": [], "rounds": []}
     return rules.Game(
         rules=preset,
@@ -680,6 +681,27 @@ def _rules_state(game: Game, players: Sequence[Player]) -> rules.Game:
         ),
         left=frozenset(p.seat for p in players if p.has_left),
     )
+
+
+def cards_of(players: Sequence[Player]) -> dict[int, rules.Scorecard]:
+    """Each player's card (by player id) from their filled boxes, in one query.
+
+    The players may sit at different games; each card follows its game's preset.
+    """
+    filled: dict[int, dict[str, int]] = {p.pk: {} for p in players}
+    bonuses = dict.fromkeys(filled, 0)
+    boxes = FilledBox.objects.filter(player__in=list(filled)).values_list(
+        "player_id", "category", "points", "yahtzee_bonus"
+    )
+    for player_id, category, points, bonus in boxes:
+        filled[player_id][category] = points
+        bonuses[player_id] += bonus
+    return {
+        p.pk: rules.Scorecard.from_filled(
+            filled[p.pk], rules=p.game.rules, yahtzee_bonus_count=bonuses[p.pk]
+        )
+        for p in players
+    }
 
 
 def _store(game: Game, state: rules.Game) -> None:

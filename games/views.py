@@ -167,6 +167,7 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
             "summary": summary,
             "ranking": _ranking(summary.seats),
             "moment": told.moments[start],
+            "dice": told.moments[start].dice or [None] * rules.DICE_COUNT,
             "rows": card_rows(cards),
             "totals": [card["total"] for card in cards],
             "moment_count": len(told.moments),
@@ -208,13 +209,7 @@ def export(request: HttpRequest, code: str) -> JsonResponse:
         "format": EXPORT_FORMAT,
         "url": request.build_absolute_uri(reverse("room", args=[game.code])),
         "game": {
-            "code": game.code,
-            "preset": game.preset,
-            "seats": game.seats,
-            "status": game.status,
-            "created_at": game.created_at.isoformat(),
-            "started_at": game.started_at.isoformat() if game.started_at else None,
-            "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+            **services.game_json(game),
             "rematch_of": game.rematch_of.code if game.rematch_of else None,
         },
         "players": [

@@ -118,7 +118,7 @@ def test_the_review_shows_the_final_cards_the_chart_and_every_moment(client, fix
 
     assert "<title>ana · Review · Yahtzee Live</title>" in content
     # The final card, at the end of the replay: every box, the bonus and the total.
-    assert 'data-seat="0" data-key="upper_bonus" class="">35</td>' in content
+    assert 'data-seat="0" data-key="upper_bonus" data-blank-zero class="">35</td>' in content
     assert 'data-key="total">293</td>' in content
     assert "ana wins with 293." in content
     # The chart of running totals, drawn on the server.

@@ -6,7 +6,6 @@
 const config = JSON.parse(document.getElementById("review-config").textContent);
 const moments = config.moments;
 const $ = (id) => document.getElementById(id);
-const BLANK_WHEN_ZERO = new Set(["upper_bonus", "yahtzee_bonus"]);
 
 // The cards at each moment: the start's cards, then each score writes its box
 // and brings its card's totals.
@@ -69,7 +68,8 @@ function drawCards(moment, cards) {
     const key = cell.dataset.key;
     const isBox = key in card.boxes;
     const value = isBox ? card.boxes[key] : card[key];
-    const blank = value === null || (value === 0 && BLANK_WHEN_ZERO.has(key));
+    // A bonus not (yet) earned is left blank, as on paper (the server marks those rows).
+    const blank = value === null || (value === 0 && "blankZero" in cell.dataset);
     cell.textContent = blank ? "" : String(value);
     cell.classList.toggle("scorecard__filled", isBox && value !== null);
     cell.classList.toggle("scorecard__just", moment.category === key && moment.seat === Number(cell.dataset.seat));
