@@ -90,12 +90,17 @@ def test_the_default_channel_layer_is_in_memory():
 
 
 def test_redis_url_selects_channels_redis():
+    from channels_redis.core import RedisChannelLayer
+
     layer = loaded(DEBUG="1", REDIS_URL="redis://cache.internal:6379/2")["layer"]
 
     assert layer == {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": ["redis://cache.internal:6379/2"]},
+        "CONFIG": {"hosts": [{"address": "redis://cache.internal:6379/2", "socket_timeout": 15}]},
     }
+    # A consumer waits for messages with a blocking pop; redis-py 8 would time the read out
+    # after 5 s by default, just as Redis answers the pop, and crash the consumer.
+    assert layer["CONFIG"]["hosts"][0]["socket_timeout"] > 2 * RedisChannelLayer.brpop_timeout
 
 
 def test_allowed_hosts_is_a_comma_separated_list():

@@ -107,11 +107,19 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Channel layer --------------------------------------------------------------
 
 REDIS_URL = env_str("REDIS_URL", default="")
+
+#: Seconds a read from Redis may take. A consumer waits for its next message with a
+#: blocking pop that Redis answers after 5 seconds when nothing came (channels-redis's
+#: ``brpop_timeout``). redis-py 8 gives every read a 5-second timeout by default, so the
+#: client could give up on that answer just before it came, and the consumer would crash
+#: and drop its websocket (django/channels_redis#422). The timeout must outlast the pop.
+REDIS_SOCKET_TIMEOUT = 15
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": REDIS_SOCKET_TIMEOUT}]},
         }
     }
 else:

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from channels_redis.core import RedisChannelLayer
 from django.contrib.sessions.backends.db import SessionStore
 
 from games import rules, services
@@ -499,6 +501,28 @@ async def test_presence_follows_connections() -> None:
         pass
     await alice.close()
     await watcher.close()
+
+
+@pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"), reason="the blocking pop belongs to the Redis channel layer"
+)
+async def test_a_socket_quiet_for_longer_than_the_layers_blocking_pop_still_hears_the_room() -> (
+    None
+):
+    """Each consumer waits on Redis with a pop that Redis answers empty after 5 seconds.
+    If the client's read timed out first (redis-py 8's default), the consumer would crash and
+    drop the socket; see REDIS_SOCKET_TIMEOUT in the settings."""
+    code = await new_game()
+    alice = await seat(code, "Alice")
+    bob = await seat(code, "Bob")
+    await alice.drain()
+    await bob.drain()
+    await asyncio.sleep(RedisChannelLayer.brpop_timeout + 1.5)  # Past one empty pop.
+    await alice.send(type="chat", text="still there?")
+    chat = await bob.expect("chat")
+    assert chat["data"]["text"] == "still there?"
+    await alice.close()
+    await bob.close()
 
 
 async def test_a_client_without_the_session_takes_its_seat_back_with_its_token() -> None:
