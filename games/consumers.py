@@ -15,11 +15,12 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
+from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games import rules, services
+from games import bots, coach, rules, services
 from games.models import room_group
 from games.services import CommandError
 
@@ -99,7 +100,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         self.arrived = True
         await self.accept()
-        await self.send_snapshot()
+        snapshot = await self.send_snapshot()
+        if bots.on_turn(snapshot):
+            bots.kick(self.code)  # A bot on turn with no driver (a restarted server) plays on.
 
     def identity(self) -> tuple[str, int | None]:
         """This connection's browser session key, and its account's id when logged in.
@@ -173,12 +176,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send_snapshot()
 
     async def do_leave(self, message: dict[str, Any]) -> None:
-        await self.call(services.leave_game, message)
+        bot_on_turn = await self.call(services.leave_game, message)
         await database_sync_to_async(services.move_connection)(self.code, self.player_id, None)
         self.player_id = None
+        if bot_on_turn:
+            bots.kick(self.code)
 
     async def do_start(self, message: dict[str, Any]) -> None:
-        await self.call(services.start_game, message, version=message.get("version"))
+        if await self.call(services.start_game, message, version=message.get("version")):
+            bots.kick(self.code)
 
     async def do_roll(self, message: dict[str, Any]) -> None:
         hold = message.get("hold", [])
@@ -190,7 +196,8 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def do_score(self, message: dict[str, Any]) -> None:
         category = message.get("category")
-        await self.call(services.score, message, category, version=message.get("version"))
+        if await self.call(services.score, message, category, version=message.get("version")):
+            bots.kick(self.code)
 
     async def do_chat(self, message: dict[str, Any]) -> None:
         await self.call(services.chat, message, message.get("text"))
@@ -200,6 +207,24 @@ class GameConsumer(AsyncWebsocketConsumer):
         await database_sync_to_async(services.rematch)(
             self.code, self.player_id, as_seat=message.get("seat")
         )
+
+    async def do_coach(self, message: dict[str, Any]) -> None:
+        await self.call(services.set_coach, message, message.get("on"))
+
+    async def do_add_bot(self, message: dict[str, Any]) -> None:
+        await self.call(services.add_bot, message, message.get("level"))
+
+    async def do_remove_bot(self, message: dict[str, Any]) -> None:
+        await self.call(services.remove_bot, message, message.get("bot"))
+
+    async def do_advice(self, message: dict[str, Any]) -> None:
+        """The coach's advice for the player on turn, to this connection alone."""
+        position = await database_sync_to_async(services.coach_position)(
+            self.code, self.player_id, as_seat=message.get("seat")
+        )
+        # A table may load from disk (or compute) first: off the database thread.
+        advice = await sync_to_async(coach.advice, thread_sensitive=False)(*position)
+        await self.send_json({**advice, "id": message.get("id")})
 
     async def do_snapshot(self, message: dict[str, Any]) -> None:
         await self.send_snapshot()
@@ -217,24 +242,30 @@ class GameConsumer(AsyncWebsocketConsumer):
         "score": do_score,
         "chat": do_chat,
         "rematch": do_rematch,
+        "coach": do_coach,
+        "add_bot": do_add_bot,
+        "remove_bot": do_remove_bot,
+        "advice": do_advice,
         "snapshot": do_snapshot,
         "ping": do_ping,
     }
 
     async def call(
-        self, service: Callable[..., None], message: dict[str, Any], *args: Any, **kw: Any
-    ) -> None:
-        """Run a command of this connection's seat; its events come back through the group."""
-        await database_sync_to_async(service)(
+        self, service: Callable[..., Any], message: dict[str, Any], *args: Any, **kw: Any
+    ) -> Any:
+        """Run a command of this connection's seat and return what it returns; its events
+        come back through the group."""
+        return await database_sync_to_async(service)(
             self.code, self.player_id, *args, as_seat=message.get("seat"), **kw
         )
 
     # -- to the client ------------------------------------------------------
 
-    async def send_snapshot(self) -> None:
+    async def send_snapshot(self) -> dict[str, Any]:
         snapshot = await database_sync_to_async(services.snapshot)(self.code, self.player_id)
         self.version = max(self.version, snapshot["version"])
         await self.send_json(snapshot)
+        return snapshot
 
     async def send_json(self, content: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(content))

@@ -72,6 +72,8 @@ class Game(models.Model):
     held = models.JSONField(default=list, blank=True)
     #: ``{"contenders": [seat, ...], "rounds": [[[seat, dice], ...], ...]}`` once started.
     roll_off = models.JSONField(null=True, blank=True)
+    #: Whether the player on turn may ask the strategy engine for the best move (the coach).
+    coach = models.BooleanField(default=False)
     #: The finished game this one is the rematch of; each game has at most one rematch.
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
@@ -94,7 +96,13 @@ class Game(models.Model):
 
 
 class Player(models.Model):
-    """A seat at a game, held by a browser session (or a client with the seat's token)."""
+    """A seat at a game, held by a browser session (or a client with the seat's token), or a bot."""
+
+    class Bot(models.TextChoices):
+        """Who plays a seat the computer plays (:mod:`games.bots`); empty for a person."""
+
+        OPTIMAL = "optimal", "Optimal"
+        CASUAL = "casual", "Casual"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
     seat = models.PositiveSmallIntegerField()
@@ -108,6 +116,8 @@ class Player(models.Model):
     #: Open websocket connections of this seat, across every server process.
     connections = models.PositiveSmallIntegerField(default=0)
     has_left = models.BooleanField(default=False)
+    #: Empty for a person; for a bot, its level.
+    bot = models.CharField(max_length=10, choices=Bot.choices, blank=True, default="")
     joined_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -121,7 +131,8 @@ class Player(models.Model):
 
     @property
     def is_connected(self) -> bool:
-        return self.connections > 0
+        """Whether the seat's player is here: a browser open on the room, or a bot (always)."""
+        return bool(self.bot) or self.connections > 0
 
 
 class FilledBox(models.Model):
@@ -161,6 +172,7 @@ class GameEvent(models.Model):
         SCORED = "scored"
         FINISHED = "finished"
         REMATCH = "rematch"
+        COACH = "coach"
         CHAT = "chat"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")

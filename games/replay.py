@@ -77,7 +77,7 @@ def steps(events: Iterable[tuple[str, Mapping[str, Any]]]) -> Iterator[Step]:
 
 def _apply(room: Room, kind: str, data: Mapping[str, Any]) -> Room:
     game = room.game
-    if kind == "chat":
+    if kind in {"chat", "coach"}:  # Talk, and the coach's switch, change no play.
         return room
     if kind == "rematch":
         _expect(room.status == "finished", "a rematch follows a finished game")

@@ -71,19 +71,23 @@ def create_game(
     host_name: str | None = None,
     session_key: str = "",
     user_id: int | None = None,
+    coach: bool | None = None,
 ) -> tuple[Game, Player | None]:
     """A new room in its lobby; with ``host_name``, its creator takes seat 0 as host.
 
     The seat belongs to the browser's ``session_key``, and to the account ``user_id``
-    when its creator is logged in.
+    when its creator is logged in. The coach is on by default in a solo room and
+    off otherwise (the host can change it in the lobby: :func:`set_coach`).
     """
     rules.get_rules(preset)  # Raises unknown_rules.
     if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= rules.MAX_PLAYERS:
         raise CommandError("invalid_seats", f"a game has 1 to {rules.MAX_PLAYERS} seats")
     name = clean_name(host_name) if host_name is not None else None
+    coach = seats == 1 if coach is None else bool(coach)
     with transaction.atomic():
-        game = Game.objects.create(preset=preset, seats=seats)
-        events = [_append(game, GameEvent.Kind.CREATED, {"preset": preset, "seats": seats})]
+        game = Game.objects.create(preset=preset, seats=seats, coach=coach)
+        created = {"preset": preset, "seats": seats, "coach": coach}
+        events = [_append(game, GameEvent.Kind.CREATED, created)]
         player = None
         if name is not None:
             player, joined = _seat(game, [], name, session_key, user_id)
@@ -118,8 +122,8 @@ def join_game(code: str, name: str, *, session_key: str = "", user_id: int | Non
     return player
 
 
-def leave_game(code: str, player_id: int | None, *, as_seat: int | None = None) -> None:
-    """Give up a seat.
+def leave_game(code: str, player_id: int | None, *, as_seat: int | None = None) -> bool:
+    """Give up a seat; whether a bot is now on turn (:func:`bot_on_turn`).
 
     In the lobby the seat is freed, the seats after it move up one, and the
     host's role passes on if the host left. In play the seat is marked as left:
@@ -131,17 +135,30 @@ def leave_game(code: str, player_id: int | None, *, as_seat: int | None = None) 
         player = _player(players, player_id, as_seat)
         if game.status == Game.Status.LOBBY:
             events = [_free_seat(game, players, player)]
-        else:
-            state = _rules_state(game, players)
-            state = state.leave(player.seat)  # Raises game_over or already_left.
-            player.has_left = True
-            player.save(update_fields=["has_left"])
-            _store(game, state)
+            players = [p for p in players if p is not player]
+            # Bots wait only with people: when the last person goes, so do they (last seat first).
+            while players and all(p.bot for p in players):
+                events.append(_free_seat(game, players, players[-1]))
+                players.pop()
+            _save(game, events)
+            return False
+        state = _rules_state(game, players)
+        # Bots play on only while a person is at the table: with the last one, they go too.
+        leaving = [player]
+        if not any(p.pk != player.pk and not p.has_left and not p.bot for p in players):
+            leaving += [p for p in players if p.bot and not p.has_left]
+        events = []
+        for gone in leaving:
+            state = state.leave(gone.seat)  # Raises game_over or already_left, before any change.
+            gone.has_left = True
+            gone.save(update_fields=["has_left"])
             next_seat = None if state.is_over else state.current
-            payload = {"seat": player.seat, "name": player.name, "next": next_seat}
-            events = [_append(game, GameEvent.Kind.LEFT, payload)]
-            events += _finish_if_over(game, state)
+            payload = {"seat": gone.seat, "name": gone.name, "next": next_seat}
+            events.append(_append(game, GameEvent.Kind.LEFT, payload))
+        _store(game, state)
+        events += _finish_if_over(game, state)
         _save(game, events)
+    return bot_on_turn(players, state)
 
 
 # --------------------------------------------------------------------------
@@ -151,14 +168,12 @@ def leave_game(code: str, player_id: int | None, *, as_seat: int | None = None) 
 
 def start_game(
     code: str, player_id: int | None, *, version: object, as_seat: int | None = None
-) -> None:
-    """The host starts the game: the server throws the roll-off until one seat wins it."""
+) -> bool:
+    """The host starts the game: the server throws the roll-off until one seat wins it.
+
+    Returns whether a bot won it (:func:`bot_on_turn`)."""
     with transaction.atomic():
-        game = _lock(code)
-        players = list(game.players.all())
-        player = _player(players, player_id, as_seat)
-        if not player.is_host:
-            raise CommandError("not_host", "only the host can start the game")
+        game, players, _ = _host(code, player_id, as_seat, "start the game")
         if game.status != Game.Status.LOBBY:
             raise CommandError("already_started", "the game has already started")
         _check_version(game, version)
@@ -183,6 +198,7 @@ def start_game(
         game.started_at = timezone.now()
         _store(game, state)
         _save(game, events)
+    return bot_on_turn(players, state)
 
 
 def roll(
@@ -233,8 +249,10 @@ def hold(
 
 def score(
     code: str, player_id: int | None, category: str, *, version: object, as_seat: int | None = None
-) -> None:
-    """The player on turn writes the dice in ``category``; the turn passes on."""
+) -> bool:
+    """The player on turn writes the dice in ``category``; the turn passes on.
+
+    Returns whether it passes to a bot (:func:`bot_on_turn`)."""
     with transaction.atomic():
         game, players, player, before = _load_turn(code, player_id, version, as_seat)
         box = rules.Category.parse(category)
@@ -268,6 +286,15 @@ def score(
         events += _finish_if_over(game, state)
         _save(game, events)
         recent_states.put_after_commit(game, players, state)
+    return bot_on_turn(players, state)
+
+
+def bot_on_turn(players: Sequence[Player], state: rules.Game) -> bool:
+    """Whether a bot is on turn: the commands that pass the turn say so, and the
+    caller starts a bot's driver (:func:`games.bots.kick`) only then."""
+    if state.is_over or state.current is None:
+        return False
+    return any(p.seat == state.current and p.bot and not p.has_left for p in players)
 
 
 def chat(code: str, player_id: int | None, text: object, *, as_seat: int | None = None) -> None:
@@ -290,10 +317,11 @@ def rematch(code: str, player_id: int | None, *, as_seat: int | None = None) -> 
     """A player of a finished game opens a new room with the same players, seats and preset.
 
     Everyone who stayed to the end is seated again, in the same order, each seat
-    held by the same browser session and account, so every player's browser is
-    seated on arrival. The old room is told with a ``rematch`` event naming the
-    new room, and every browser still in it (watchers too) goes there. Asked
-    again (two players clicking at once), it gives the same new room.
+    held by the same browser session and account (or the same bot), so every
+    player's browser is seated on arrival; the coach stays as it was. The old
+    room is told with a ``rematch`` event naming the new room, and every browser
+    still in it (watchers too) goes there. Asked again (two players clicking at
+    once), it gives the same new room.
     """
     with transaction.atomic():
         game = _lock(code)
@@ -304,19 +332,113 @@ def rematch(code: str, player_id: int | None, *, as_seat: int | None = None) -> 
         existing = Game.objects.filter(rematch_of=game).first()
         if existing is not None:
             return existing
-        new = Game.objects.create(preset=game.preset, seats=game.seats, rematch_of=game)
-        created = {"preset": new.preset, "seats": new.seats, "rematch_of": game.code}
+        new = Game.objects.create(
+            preset=game.preset, seats=game.seats, coach=game.coach, rematch_of=game
+        )
+        created = {
+            "preset": new.preset,
+            "seats": new.seats,
+            "coach": new.coach,
+            "rematch_of": game.code,
+        }
         events = [_append(new, GameEvent.Kind.CREATED, created)]
         seated: list[Player] = []
         for old in players:
             if not old.has_left:
-                seat, joined = _seat(new, seated, old.name, old.session_key, old.user_id)
+                seat, joined = _seat(
+                    new, seated, old.name, old.session_key, old.user_id, bot=old.bot
+                )
                 seated.append(seat)
                 events.append(joined)
         _save(new, events)
         payload = {"code": new.code, "seat": player.seat, "name": player.name}
         _save(game, [_append(game, GameEvent.Kind.REMATCH, payload, changes_play=False)])
     return new
+
+
+# --------------------------------------------------------------------------
+# Room options: the coach and the bots
+# --------------------------------------------------------------------------
+
+BOT_NAMES = {Player.Bot.OPTIMAL: "Optimal bot", Player.Bot.CASUAL: "Casual bot"}
+
+
+def set_coach(code: str, player_id: int | None, on: object, *, as_seat: int | None = None) -> None:
+    """The host turns the coach on or off (in the lobby, or during the game)."""
+    if not isinstance(on, bool):
+        raise CommandError("invalid_message", "say whether the coach is on: true or false")
+    with transaction.atomic():
+        game, _, host = _host(code, player_id, as_seat, "change the coach")
+        if game.status == Game.Status.FINISHED:
+            raise rules.IllegalMoveError("the game is over", code="game_over")
+        if game.coach == on:
+            return  # Already so: nothing happens, nobody is told.
+        game.coach = on
+        game.save(update_fields=["coach"])
+        payload = {"on": on, "seat": host.seat, "name": host.name}
+        _save(game, [_append(game, GameEvent.Kind.COACH, payload, changes_play=False)])
+
+
+def add_bot(
+    code: str, player_id: int | None, level: object, *, as_seat: int | None = None
+) -> Player:
+    """The host seats a bot of ``level`` (``optimal`` or ``casual``) in the next empty seat."""
+    if level not in Player.Bot.values:
+        raise CommandError("invalid_bot", f"a bot is one of {', '.join(Player.Bot.values)}")
+    bot = Player.Bot(level)
+    with transaction.atomic():
+        game, players, _ = _host(code, player_id, as_seat, "seat a bot")
+        if game.status != Game.Status.LOBBY:
+            raise CommandError("game_started", "bots take their seats before the game starts")
+        if len(players) >= game.seats:
+            raise CommandError("game_full", "every seat is taken")
+        taken = {p.name.casefold() for p in players}
+        name = BOT_NAMES[bot]
+        number = 1
+        while name.casefold() in taken:
+            number += 1
+            name = f"{BOT_NAMES[bot]} {number}"
+        seated, joined = _seat(game, players, name, "", bot=bot)
+        _save(game, [joined])
+    return seated
+
+
+def remove_bot(
+    code: str, player_id: int | None, seat: object, *, as_seat: int | None = None
+) -> None:
+    """The host takes the bot in seat ``seat`` off the table before the game starts."""
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise CommandError("invalid_message", "name the bot's seat (a whole number)")
+    with transaction.atomic():
+        game, players, _ = _host(code, player_id, as_seat, "take a bot off its seat")
+        if game.status != Game.Status.LOBBY:
+            raise CommandError("game_started", "bots keep their seats once the game starts")
+        bot = next((p for p in players if p.seat == seat and p.bot), None)
+        if bot is None:
+            raise CommandError("not_a_bot", f"no bot sits in seat {seat}")
+        _save(game, [_free_seat(game, players, bot)])
+
+
+def coach_position(
+    code: str, player_id: int | None, *, as_seat: int | None = None
+) -> tuple[rules.Rules, rules.Scorecard, rules.Dice, int, int]:
+    """What the coach looks at for the player on turn: the rules, their card, the dice,
+    the rolls left and the version of the play.
+
+    Refused when the coach is off (``coach_off``), to anyone but the player on turn
+    (``not_your_turn``; watchers ``not_a_player``) and before the turn's first roll
+    (``not_rolled``). The advice itself is :func:`games.coach.advice`.
+    """
+    with transaction.atomic():  # Only to read under the lock, as the commands do.
+        game, _players, player, state = _load_play(code, player_id, as_seat)
+    if not game.coach:
+        raise CommandError("coach_off", "the coach is off in this room")
+    if state.current != player.seat:
+        raise rules.IllegalMoveError("it is not your turn", code="not_your_turn")
+    if state.turn.dice is None:
+        raise rules.IllegalMoveError("roll first: the coach looks at the dice", code="not_rolled")
+    card = state.cards[player.seat]
+    return game.rules, card, state.turn.dice, state.turn.rolls_left, game.state_version
 
 
 # --------------------------------------------------------------------------
@@ -429,6 +551,7 @@ def snapshot(code: str, player_id: int | None = None) -> dict[str, Any]:
                 "host": p.is_host,
                 "connected": p.is_connected,
                 "left": p.has_left,
+                "bot": p.bot or None,
                 "card": card_json(state.cards[p.seat] if state else rules.Scorecard(game.rules)),
             }
             for p in players
@@ -449,6 +572,7 @@ def game_json(game: Game) -> dict[str, Any]:
         "preset": game.preset,
         "preset_label": game.rules.label,
         "seats": game.seats,
+        "coach": game.coach,
         "status": game.status,
         "created_at": game.created_at.isoformat(),
         "started_at": game.started_at.isoformat() if game.started_at else None,
@@ -578,6 +702,18 @@ def _player(players: Sequence[Player], player_id: int | None, as_seat: int | Non
                 raise CommandError("not_your_seat", "you can only act for your own seat")
             return player
     raise CommandError("not_a_player", "only players in this game can do that; you are watching")
+
+
+def _host(
+    code: str, player_id: int | None, as_seat: int | None, doing: str
+) -> tuple[Game, list[Player], Player]:
+    """The locked game, its seats and the host, for a command only the host may give."""
+    game = _lock(code)
+    players = list(game.players.all())
+    host = _player(players, player_id, as_seat)
+    if not host.is_host:
+        raise CommandError("not_host", f"only the host can {doing}")
+    return game, players, host
 
 
 def _check_version(game: Game, version: object) -> None:
@@ -719,9 +855,15 @@ def _owns(player: Player, session_key: str, user_id: int | None) -> bool:
 
 
 def _seat(
-    game: Game, players: Sequence[Player], name: str, session_key: str, user_id: int | None = None
+    game: Game,
+    players: Sequence[Player],
+    name: str,
+    session_key: str,
+    user_id: int | None = None,
+    *,
+    bot: str = "",
 ) -> tuple[Player, GameEvent]:
-    is_host = not players
+    is_host = not players and not bot
     player = Player.objects.create(
         game=game,
         seat=len(players),
@@ -729,8 +871,11 @@ def _seat(
         is_host=is_host,
         session_key=session_key,
         user_id=user_id,
+        bot=bot,
     )
-    payload = {"seat": player.seat, "name": name, "host": is_host}
+    payload: dict[str, Any] = {"seat": player.seat, "name": name, "host": is_host}
+    if bot:
+        payload["bot"] = bot
     return player, _append(game, GameEvent.Kind.JOINED, payload)
 
 
@@ -744,7 +889,7 @@ def _free_seat(game: Game, players: list[Player], player: Player) -> GameEvent:
             p.save(update_fields=["seat"])
     host = next((p for p in rest if p.is_host), None)
     if host is None and rest:
-        host = rest[0]
+        host = next((p for p in rest if not p.bot), rest[0])  # A person, while one is left.
         host.is_host = True
         host.save(update_fields=["is_host"])
     payload = {"seat": player.seat, "name": player.name, "host": host.seat if host else None}

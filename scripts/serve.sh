@@ -10,6 +10,9 @@ source scripts/setup-venv.sh ""
 export DEBUG="${DEBUG:-true}"
 mkdir -p var/staticfiles
 python manage.py migrate --noinput
+# The strategy tables of the coach, the bots and the analysis: computed once (seconds),
+# then loaded from var/strategy/ (or $YAHTZEE_STRATEGY_CACHE) in a blink.
+python -m games.strategy
 case "${DEBUG,,}" in
   1|true|yes|on) ;;
   *) python manage.py collectstatic --noinput --verbosity 0 ;;

@@ -1,6 +1,8 @@
 """Fixtures shared by the whole suite: a live Daphne server and a real Chromium."""
 
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -16,6 +18,25 @@ from tests.browser.chromium import CHROMIUM_ARGS, find_chromium
 pytest.register_assert_rewrite("tests.browser.watch")
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Solve the strategy tables once per run, into a fresh directory of its own.
+
+    Set here, before any test or forked server runs, so the strategy tests, the
+    coach, the analysis and the bots, in this process and in the Daphne children
+    forked from it, all share one computation, and none touches ``var/strategy``.
+    """
+    if not os.environ.get("YAHTZEE_STRATEGY_CACHE"):
+        config._strategy_cache = tempfile.mkdtemp(prefix="strategy-cache-")  # type: ignore[attr-defined]
+        os.environ["YAHTZEE_STRATEGY_CACHE"] = config._strategy_cache  # type: ignore[attr-defined]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    made = getattr(config, "_strategy_cache", None)
+    if made is not None:
+        shutil.rmtree(made, ignore_errors=True)
+        del os.environ["YAHTZEE_STRATEGY_CACHE"]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

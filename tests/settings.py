@@ -31,3 +31,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     DATABASES["default"]["TEST"] = {  # noqa: F405
         "NAME": str(BASE_DIR / "var" / f"test-db-{os.getpid()}.sqlite3")  # noqa: F405
     }
+
+# Bots move at once in tests; a test that wants to watch them sets its own pause.
+YAHTZEE_BOT_PAUSE = 0.0

@@ -104,6 +104,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 
+# Bots -----------------------------------------------------------------------
+
+#: Milliseconds a bot waits before each of its moves, so people can follow its turn.
+YAHTZEE_BOT_PAUSE = env_int("YAHTZEE_BOT_PAUSE_MS", default=900) / 1000
+
+
 # Channel layer --------------------------------------------------------------
 
 REDIS_URL = env_str("REDIS_URL", default="")

@@ -6,14 +6,16 @@ made with ``POST /api/games/``, players take their seats with ``resume`` and
 the server's own (random) dice. No test here reads the database or imports the
 game's code.
 
-The second test runs two Daphne processes that share the database and the
-Redis channel layer, as a deployment with several workers does; it needs
+The last two tests run two Daphne processes that share the database and the
+Redis channel layer, as a deployment with several workers does: people on
+both, then a person beside bots that both processes drive. They need
 ``REDIS_URL`` (CI's PostgreSQL and Redis pass sets it).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import time
@@ -354,6 +356,14 @@ def test_outside_clients_play_a_whole_game(live_server_url: str) -> None:
 
 
 @pytest.fixture
+def settings(settings):  # type: ignore[no-untyped-def]
+    """The servers forked here pause a little before each bot move, as deployed, so that
+    two server processes chasing one bot are both waiting to move at once."""
+    settings.YAHTZEE_BOT_PAUSE = 0.05
+    return settings
+
+
+@pytest.fixture
 def two_servers(transactional_db: None, settings) -> Iterator[tuple[str, str]]:  # type: ignore[no-untyped-def]
     """Two Daphne processes on two ports, sharing the test database and the Redis layer."""
     assert "redis" in settings.CHANNEL_LAYERS["default"]["BACKEND"].lower()
@@ -414,3 +424,99 @@ async def play_across(first_url: str, second_url: str) -> None:
 def test_players_on_two_server_processes_see_each_other(two_servers: tuple[str, str]) -> None:
     """A player on one Daphne sees every event of a player on another, and so does a watcher."""
     asyncio.run(asyncio.wait_for(play_across(*two_servers), GAME_TIMEOUT))
+
+
+def turn_after(event: Message) -> int | None:
+    """The seat an event hands the turn to, if it passes the turn."""
+    data = event["data"]
+    if event["kind"] in ("scored", "left"):
+        return data.get("next")  # type: ignore[no-any-return]
+    if event["kind"] == "roll_off":
+        return data["first"]  # type: ignore[no-any-return]
+    return None
+
+
+def bot_turns(events: list[Message], seat: int) -> list[list[Message]]:
+    """The moves of ``seat``, turn by turn (each turn ends with its score)."""
+    turns: list[list[Message]] = [[]]
+    for event in events:
+        if event["kind"] in ("rolled", "held", "scored") and event["data"]["seat"] == seat:
+            turns[-1].append(event)
+            if event["kind"] == "scored":
+                turns.append([])
+    return turns[:-1]
+
+
+async def bots_across(first_url: str, second_url: str) -> None:
+    """Ann plays on the first server beside two bots; both servers chase the bots' turns."""
+    status, created = await asyncio.to_thread(
+        post_json, f"{first_url}/api/games/", {"name": "Ann", "seats": 3}
+    )
+    assert status == 201, created
+    code = created["code"]
+    ann, _ = await Client.connect("Ann", first_url, code)
+    await ann.send(type="resume", token=created["token"])
+    await ann.reply("snapshot")
+    await ann.send(type="add_bot", level="optimal")
+    await ann.send(type="add_bot", level="casual")
+    bots = [(await ann.event("joined"))["data"] for _ in range(2)]
+    assert [(b["seat"], b["bot"]) for b in bots] == [(1, "optimal"), (2, "casual")]
+    watcher, watched = await Client.connect("Watcher", second_url, code)
+    assert [p["bot"] for p in watched["players"]] == [None, "optimal", "casual"]
+    try:
+        await ann.send(type="start", version=ann.seen)
+        on_turn = None
+        while on_turn is None:
+            on_turn = turn_after(await ann.event("roll_off"))
+        while True:
+            if on_turn == 0:
+                await ann.send(type="roll", version=ann.seen)
+                await ann.event("rolled")
+                await ann.send(type="snapshot")
+                options = (await ann.reply("snapshot"))["turn"]["options"]
+                best = max(options, key=lambda box: options[box])
+                await ann.send(type="score", category=best, version=ann.seen)
+            else:
+                # A browser opening the room on the second server while a bot is on turn
+                # starts a driver there too: two processes chase the same bot.
+                poke, _ = await Client.connect("Poke", second_url, code)
+                await poke.close()
+            event = await ann.next(
+                lambda m: m["type"] == "event" and m["kind"] in ("scored", "finished")
+            )
+            if event["kind"] == "finished":
+                break
+            on_turn = event["data"]["next"]
+        finished = event
+        await watcher.catch_up(finished["version"])
+        # Every event once, in order, on both servers.
+        assert_every_event(watcher, watched["version"] + 1, finished["version"])
+        assert [e for e in ann.events if e["version"] > watched["version"]] == watcher.events
+        for seat in (1, 2):
+            turns = bot_turns(watcher.events, seat)
+            assert len(turns) == 13
+            for turn in turns:
+                kinds = [e["kind"] for e in turn]
+                # Roll, then (show the keep, roll again) at most twice, then score: no move twice.
+                assert kinds[0] == "rolled"
+                assert kinds[-1] == "scored"
+                assert kinds.count("rolled") <= 3
+                assert "held,held" not in ",".join(kinds)
+                for before, after in itertools.pairwise(turn):
+                    if before["kind"] == "held":
+                        assert after["kind"] == "rolled"
+                        assert after["data"]["held"] == before["data"]["held"]
+        assert len(finished["data"]["totals"]) == 3
+    finally:
+        await ann.close()
+        await watcher.close()
+
+
+@pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"),
+    reason="needs REDIS_URL: two server processes share events only through Redis",
+)
+@pytest.mark.django_db(transaction=True)
+def test_bots_on_two_server_processes_move_once_each(two_servers: tuple[str, str]) -> None:
+    """Both processes drive the same bots; every bot move is still made exactly once."""
+    asyncio.run(asyncio.wait_for(bots_across(*two_servers), GAME_TIMEOUT))

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from games import rules, services
+from games import bots, rules, services
 from games.models import GameEvent, Player
 from games.replay import ReplayError, Room, replay
 from games.services import CommandError
@@ -46,17 +46,32 @@ def play_randomly(seed: int) -> tuple[Table, int]:
             table.join("fay")
             names = ["fay"]
     host = next(n for n, p in table.players.items() if p.is_host and n in names)
+    if rng.random() < 0.4:
+        # Bots take empty seats, and now and then one is taken off again.
+        for _ in range(rng.randint(1, 2)):
+            bot = services.add_bot(table.code, table.id(host), rng.choice(["optimal", "casual"]))
+            table.players[bot.name] = bot
+        if rng.random() < 0.3:
+            services.remove_bot(table.code, table.id(host), bot.seat)
+            del table.players[bot.name]
     table.start(host)
     refused = 0
     while table.game.status != "finished":
         state = table.state()
         seats = {seat: name for name, seat in table.seats().items()}
         on_turn = seats[state.current]  # type: ignore[index]
+        if table.players[on_turn].bot and rng.random() < 0.9:
+            plan = bots.next_plan(table.code)  # The bot's move, through the same services.
+            assert plan is not None
+            assert bots.make(plan)
+            continue
         actor = on_turn if rng.random() < 0.9 else rng.choice(list(seats.values()))
         roll_now = state.turn.rolls_left > 0 and (not state.turn.has_rolled or rng.random() < 0.5)
         try:
             if rng.random() < 0.01:
                 table.leave(actor)
+            elif rng.random() < 0.02:
+                services.set_coach(table.code, table.id(actor), rng.random() < 0.5)
             elif rng.random() < 0.03:
                 services.chat(table.code, table.id(actor), f"seed {seed}")
             elif rng.random() < 0.2:

@@ -1,7 +1,9 @@
 """Fixtures for the strategy tests: each preset's table, computed once per test run.
 
-The tables are computed into a temporary cache directory (a few seconds each),
-never into the project's own cache, so every run checks a fresh computation.
+The tables are computed into the run's own cache directory (a few seconds each;
+``pytest_configure`` in ``tests/conftest.py`` makes it), never into the project's
+own cache, so every run checks a fresh computation, and the rest of the suite
+(coach, analysis, bots) loads the same tables.
 """
 
 from __future__ import annotations
@@ -12,12 +14,13 @@ import pytest
 
 from games.rules import FREE_JOKER, OFFICIAL
 from games.strategy import Strategy, load
+from games.strategy.cache import cache_dir
 
 
 @pytest.fixture(scope="session")
-def strategy_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A cache directory shared by the whole run."""
-    return tmp_path_factory.mktemp("strategy-cache")
+def strategy_cache() -> Path:
+    """The cache directory shared by the whole run."""
+    return cache_dir()
 
 
 @pytest.fixture(scope="session")

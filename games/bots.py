@@ -1,0 +1,194 @@
+"""Computer opponents: bots take their turns through the same services as people.
+
+A bot's seat is a :class:`~games.models.Player` with a ``bot`` level; how each
+level chooses is :mod:`games.strategy.policies`. When a bot is on turn, a
+*driver* (an asyncio task in a server process) plays its turns one move at a
+time, with a short pause before each so the room can follow: the first roll,
+the dice it keeps (a ``hold``, shown like a person's), the next roll, the box.
+
+Who drives: whichever process handled the command that made a bot's turn come
+(the start, a score, someone leaving), and any process where a browser opens
+the room while a bot is on turn (so a restarted server picks the game up
+again). With several processes two drivers may chase one game; each move is
+still made exactly once, because a driver makes a move only if the play is
+exactly as it was when it chose the move (the same ``state_version`` and the
+same held dice, checked under the game's row lock). The driver that finds the
+game moved on stops; the one that moved it goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.db import transaction
+
+from games import rules, services
+from games.models import Game
+from games.strategy.policies import Move, choose
+
+logger = logging.getLogger(__name__)
+
+#: Seconds a bot waits before each move, unless ``settings.YAHTZEE_BOT_PAUSE`` says otherwise.
+DEFAULT_PAUSE = 0.9
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A bot's next move, and the play it was chosen for."""
+
+    code: str
+    player_id: int
+    state_version: int
+    held: tuple[int, ...]
+    move: Move
+    #: Whether the move is only to show the dice kept (a ``hold``) before the roll.
+    show_hold: bool
+
+
+@dataclass(frozen=True)
+class _Position:
+    code: str
+    player_id: int
+    level: str
+    state_version: int
+    preset: rules.Rules
+    card: rules.Scorecard
+    dice: rules.Dice | None
+    rolls_left: int
+    held: tuple[int, ...]
+
+
+def _position(code: str) -> _Position | None:
+    """The position of the bot on turn in ``code``, or ``None`` if no bot is on turn."""
+    game, players, state = services.rules_state(code)
+    if game.status != Game.Status.PLAYING or state is None or state.current is None:
+        return None
+    player = players[state.current]
+    if not player.bot or player.has_left:
+        return None
+    return _Position(
+        code=code,
+        player_id=player.pk,
+        level=player.bot,
+        state_version=game.state_version,
+        preset=game.rules,
+        card=state.cards[player.seat],
+        dice=state.turn.dice,
+        rolls_left=state.turn.rolls_left,
+        held=tuple(sorted(state.turn.held)),
+    )
+
+
+def _plan(position: _Position) -> Plan:
+    """What the bot does next (pure apart from loading a strategy table)."""
+    if position.dice is None:
+        move, show_hold = Move(), False  # The turn's first roll throws all five.
+    else:
+        move = choose(
+            position.level, position.preset, position.card, position.dice, position.rolls_left
+        )
+        show_hold = not move.is_score and tuple(sorted(move.hold)) != position.held
+    return Plan(
+        code=position.code,
+        player_id=position.player_id,
+        state_version=position.state_version,
+        held=position.held,
+        move=move,
+        show_hold=show_hold,
+    )
+
+
+def next_plan(code: str) -> Plan | None:
+    """The next move of the bot on turn in ``code``, or ``None`` if no bot is on turn."""
+    position = _position(code)
+    return None if position is None else _plan(position)
+
+
+def make(plan: Plan) -> bool:
+    """Make ``plan``'s move if the play is still as it was planned for; ``False`` if not.
+
+    The check and the move share one transaction under the game's row lock, so of
+    two drivers with the same plan exactly one moves.
+    """
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(code=plan.code)
+        if game.state_version != plan.state_version or tuple(sorted(game.held)) != plan.held:
+            logger.info(
+                "bot in %s: the move was made elsewhere first; this driver stops", plan.code
+            )
+            return False
+        move = plan.move
+        if move.category is not None:
+            services.score(plan.code, plan.player_id, move.category.value, version=game.version)
+        elif plan.show_hold:
+            services.hold(plan.code, plan.player_id, move.hold)
+        else:
+            services.roll(plan.code, plan.player_id, move.hold, version=game.version)
+    return True
+
+
+def on_turn(snapshot: dict[str, Any]) -> bool:
+    """Whether a room's snapshot (:func:`services.snapshot`) shows a bot on turn."""
+    turn = snapshot.get("turn")
+    if not turn:
+        return False
+    player = next((p for p in snapshot["players"] if p["seat"] == turn["seat"]), None)
+    return bool(player and player["bot"] and not player["left"])
+
+
+def pause() -> float:
+    return float(getattr(settings, "YAHTZEE_BOT_PAUSE", DEFAULT_PAUSE))
+
+
+# --------------------------------------------------------------------------
+# Drivers: one asyncio task per game a bot is playing in, in this process
+# --------------------------------------------------------------------------
+
+_driving: dict[str, asyncio.Task[None]] = {}
+
+
+async def drive(code: str) -> None:
+    """Play the bots' turns in ``code`` until a person is on turn or the game is over."""
+    while True:
+        position = await database_sync_to_async(_position)(code)
+        if position is None:
+            return
+        # Choosing may load a strategy table: off the event loop, and off the database thread.
+        plan = await sync_to_async(_plan, thread_sensitive=False)(position)
+        await asyncio.sleep(pause())
+        if not await database_sync_to_async(make)(plan):
+            return  # Another driver moved first; it goes on.
+
+
+def kick(code: str) -> None:
+    """Start a driver for ``code`` in this process unless one runs (call from the event loop)."""
+    task = _driving.get(code)
+    if task is not None and not task.done():
+        return
+    task = asyncio.get_running_loop().create_task(_run(code))
+    _driving[code] = task
+
+
+async def _run(code: str) -> None:
+    try:
+        await drive(code)
+    except (services.CommandError, rules.RuleError) as error:
+        # The game changed under the bot in a way the check did not see; the next kick resumes.
+        logger.warning("bot in %s stopped: %s", code, error)
+    except Exception:
+        logger.exception("bot in %s failed", code)
+    finally:
+        if _driving.get(code) is asyncio.current_task():
+            del _driving[code]
+
+
+async def settle() -> None:
+    """Wait until no driver runs in this process (for tests and shutdown)."""
+    while _driving:
+        await asyncio.gather(*list(_driving.values()), return_exceptions=True)
