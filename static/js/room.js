@@ -18,6 +18,10 @@ let state = null; // The last snapshot, with the events after it applied.
 let pending = null; // The command sent and not yet answered: "roll", "score", "start" or "rematch".
 let holdsInFlight = 0; // Our own holds not yet echoed back as `held` events.
 let requestId = 0; // Ids are "<type>-<n>": an error names the command it refuses.
+let advice = null; // The coach's last advice for this player's turn, while it fits the dice.
+let adviceAsked = null; // The position ("dice/rolls left") advice was last asked for.
+let coachShowsAll = false;
+const COACH_SHOWN = 6; // Choices listed before "Show all".
 
 const socket = new RoomSocket(config.websocket, { onMessage: receive, onStatus: showConnection });
 
@@ -49,6 +53,13 @@ function receive(message) {
       holdsInFlight = 0;
       rebuildFeed();
       render();
+      askCoach();
+      break;
+    case "advice":
+      if (fitsTurn(message)) {
+        advice = message;
+        renderCoach();
+      }
       break;
     case "event":
       if (!state || message.version <= state.version) return; // Old news.
@@ -84,12 +95,14 @@ function onEvent(message) {
     if (holdsInFlight > 0) message = { ...message, data: { ...message.data, held: state.turn.held } };
   }
   const rolledBy = message.kind === "rolled" ? message.data : null;
+  if (["rolled", "scored", "left"].includes(message.kind)) advice = adviceAsked = null; // A new position.
   applyEvent(state, message, categories);
   if (["rolled", "scored", "started", "roll_off", "finished", "left"].includes(message.kind)) pending = null;
   addToFeed(message);
   render();
   if (rolledBy) animateRoll(rolledBy);
   if (message.kind === "rematch") goToRematch(message.data);
+  if (["rolled", "coach"].includes(message.kind)) askCoach();
 }
 
 // Everyone in the room, watchers too, follows a rematch to its new room.
@@ -100,6 +113,11 @@ function goToRematch({ code, name }) {
 
 function onError(message) {
   const what = typeof message.id === "string" ? message.id.split("-")[0] : null;
+  if (what === "advice") {
+    // The turn moved on (or the coach went off) before the answer: the table says so already.
+    adviceAsked = null;
+    return;
+  }
   if (what === pending) pending = null;
   if (what === "hold") {
     holdsInFlight = Math.max(0, holdsInFlight - 1);
@@ -209,6 +227,7 @@ function render() {
   if (status === "lobby") renderLobby();
   else {
     renderTurn();
+    renderCoach();
     renderCards();
     renderFinish();
   }
@@ -239,14 +258,31 @@ function renderLobby() {
         el("span", { class: "seat__name" }, player.name),
       );
       if (player.host) item.append(el("span", { class: "badge" }, "host"));
+      if (player.bot) item.append(el("span", { class: "badge badge--bot", title: `${player.bot} bot` }, "bot"));
       if (you() && you().seat === seat) item.append(el("span", { class: "badge badge--you" }, "you"));
-      item.append(el("span", { class: "visually-hidden" }, player.connected ? " (here)" : " (away)"));
+      if (!player.bot) item.append(el("span", { class: "visually-hidden" }, player.connected ? " (here)" : " (away)"));
+      if (player.bot && you() && you().host) {
+        const remove = el("button", {
+          type: "button", class: "button button--small button--quiet seat__remove",
+          "aria-label": `Take ${player.name} off seat ${seat + 1}`,
+        }, "Remove");
+        remove.addEventListener("click", () => send("remove_bot", { bot: seat }));
+        item.append(remove);
+      }
     } else {
       item.append(el("span", { class: "seat__name" }, "Empty seat"));
     }
     seats.append(item);
   }
   const full = state.players.length >= state.game.seats;
+  const host = Boolean(you() && you().host);
+  $("coach-switch").hidden = !host;
+  $("coach-toggle").checked = Boolean(state.game.coach);
+  $("coach-state").hidden = host;
+  $("coach-state").textContent = state.game.coach
+    ? "Coach on: the player on turn sees the best move."
+    : "Coach off.";
+  $("add-bots").hidden = !host || full;
   $("join-form").hidden = Boolean(you()) || full;
   $("start-button").hidden = !(you() && you().host);
   $("start-button").disabled = Boolean(pending);
@@ -314,6 +350,67 @@ function renderTurn() {
   $("turn-hint").textContent = hint;
 }
 
+// ---------------------------------------------------------------------------
+// The coach: the server's strategy engine ranks every choice for the player on
+// turn; this browser only asks, once per roll, and shows the answer.
+
+const position = (turn) => `${turn.dice.join("")}/${turn.rolls_left}`;
+const fitsTurn = (message) => myTurn() && state.turn.dice
+  && position(state.turn) === `${message.dice.join("")}/${message.rolls_left}`;
+
+function askCoach() {
+  if (!state || !state.game.coach || !myTurn() || !state.turn.dice) return;
+  if (advice && fitsTurn(advice)) return;
+  const where = position(state.turn);
+  if (adviceAsked === where) return;
+  adviceAsked = where;
+  send("advice");
+}
+
+function renderCoach() {
+  const section = $("coach");
+  const shown = Boolean(state.game.coach && myTurn() && state.turn.dice);
+  section.hidden = !shown;
+  if (!shown) return;
+  if (!advice || !fitsTurn(advice)) {
+    $("coach-best").textContent = "Thinking…";
+    $("coach-yours").textContent = "";
+    $("coach-choices").tBodies[0].replaceChildren();
+    $("coach-more").hidden = true;
+    return;
+  }
+  const [best] = advice.choices;
+  $("coach-best").replaceChildren(el("span", { class: "coach__label" }, "Best: "),
+    el("strong", {}, best.label), ` · ${points(best.expected)} expected`);
+  // What the dice held now would do, if they are a keep (with rolls left).
+  // What the dice held now would do (nothing held: throwing all five again).
+  const yours = $("coach-yours");
+  yours.textContent = "No rolls left: every box, best first.";
+  if (state.turn.rolls_left) {
+    const kept = state.turn.held.map((i) => state.turn.dice[i]).sort((a, b) => a - b).join(" ");
+    const mine = advice.choices.find((c) => c.kind === "keep" && c.kept.join(" ") === kept);
+    const what = kept ? `Your hold (${mine ? mine.label.toLowerCase() : kept})` : "Throwing all five again";
+    if (!mine) yours.textContent = "";
+    else if (mine.loss < 0.005) yours.textContent = `${what} is the best keep.`;
+    else yours.textContent = `${what} gives up ${points(mine.loss)}.`;
+  }
+  const body = $("coach-choices").tBodies[0];
+  body.replaceChildren();
+  const list = coachShowsAll ? advice.choices : advice.choices.slice(0, COACH_SHOWN);
+  list.forEach((choice, index) => {
+    const row = el("tr", { class: index === 0 ? "coach__row coach__row--best" : "coach__row" });
+    row.append(el("th", { scope: "row" }, choice.label), el("td", {}, points(choice.expected)),
+      el("td", {}, index === 0 ? "best" : `−${points(choice.loss)}`));
+    body.append(row);
+  });
+  const more = $("coach-more");
+  more.hidden = advice.choices.length <= COACH_SHOWN;
+  more.textContent = coachShowsAll ? "Show the best few" : `Show all ${advice.choices.length} choices`;
+  more.setAttribute("aria-expanded", String(coachShowsAll));
+}
+
+const points = (value) => value.toFixed(2);
+
 function renderRollOff() {
   const list = $("roll-off-rounds");
   list.replaceChildren();
@@ -357,6 +454,7 @@ function renderCards() {
     th.append(el("span", { class: `presence-dot${player.connected ? " presence-dot--on" : ""}`, "aria-hidden": "true" }),
       el("span", { class: "scorecard__name" }, player.name));
     if (you() && you().seat === player.seat) th.append(el("span", { class: "badge badge--you" }, "you"));
+    if (player.bot) th.append(el("span", { class: "badge badge--bot", title: `${player.bot} bot` }, "bot"));
     if (player.seat === turnSeat) th.append(el("span", { class: "visually-hidden" }, " (on turn)"));
     if (player.left) th.append(el("span", { class: "badge" }, "left"));
     if (winners.has(player.seat)) th.append(el("span", { class: "badge badge--win" }, "winner"));
@@ -661,6 +759,14 @@ $("rematch-button").addEventListener("click", () => {
     render();
   }
 });
+$("coach-toggle").addEventListener("change", (event) => send("coach", { on: event.target.checked }));
+document.querySelectorAll("[data-bot]").forEach((button) => {
+  button.addEventListener("click", () => send("add_bot", { level: button.dataset.bot }));
+});
+$("coach-more").addEventListener("click", () => {
+  coachShowsAll = !coachShowsAll;
+  renderCoach();
+});
 $("leave-button").addEventListener("click", () => {
   if (confirm("Give up your seat?")) send("leave");
 });
@@ -714,6 +820,6 @@ document.addEventListener("keydown", (event) => {
 });
 
 // For the browser tests and the curious: the room's state and its socket.
-window.yahtzeeRoom = { get state() { return state; }, socket };
+window.yahtzeeRoom = { get state() { return state; }, get advice() { return advice; }, socket };
 
 socket.connect();

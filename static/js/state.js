@@ -28,8 +28,8 @@ export function applyEvent(state, message, categories) {
     case "joined":
       if (data.host) state.players.forEach((p) => (p.host = false));
       state.players.push({
-        seat: data.seat, name: data.name, host: data.host,
-        connected: false, left: false, card: emptyCard(categories),
+        seat: data.seat, name: data.name, host: data.host, bot: data.bot || null,
+        connected: Boolean(data.bot), left: false, card: emptyCard(categories),
       });
       break;
     case "left":
@@ -77,6 +77,9 @@ export function applyEvent(state, message, categories) {
       break;
     case "rematch":
       state.rematch = data.code;
+      break;
+    case "coach":
+      game.coach = data.on;
       break;
     default:
       break; // created, chat: nothing to redraw but the feed.
@@ -128,6 +131,7 @@ export function describe(message, players, labels) {
     case "created":
       return ["The room was opened."];
     case "joined":
+      if (data.bot) return [`${data.name} took a seat (a computer player).`];
       return [`${data.name} took a seat${data.host ? " as host" : ""}.`];
     case "left":
       return [`${data.name} left the ${"next" in data ? "game" : "table"}.`];
@@ -160,6 +164,8 @@ export function describe(message, players, labels) {
     }
     case "rematch":
       return [`${data.name} started a rematch.`];
+    case "coach":
+      return [`${data.name} turned the coach ${data.on ? "on" : "off"}.`];
     default:
       return [];
   }
