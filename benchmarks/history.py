@@ -13,6 +13,12 @@ in-process through Django's test client with ``DEBUG=false`` (templates cached,
 as deployed), it requests each page ``--repeat`` times and prints, per page,
 the time to answer (p50, p95), the number of SQL queries and the size of the
 response. It prints figures and asserts nothing.
+
+The review of the six-player game is measured twice: on a first view, when its
+post-game analysis (:mod:`games.analysis`) is computed (the cache is cleared and
+the strategy reloaded with no turn worked out before each request), and cached,
+as every later view is. The analysis alone, and loading the strategy from disk,
+are timed too.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,13 +79,18 @@ def play(names: list[str], rng: random.Random, user_id: int | None = None) -> st
     return game.code
 
 
-def measure(client, url: str, repeat: int) -> dict[str, float]:  # type: ignore[no-untyped-def]
+def measure(  # type: ignore[no-untyped-def]
+    client, url: str, repeat: int, before: Callable[[], object] | None = None
+) -> dict[str, float]:
+    """Request ``url`` ``repeat`` times, calling ``before`` (untimed) ahead of each."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     times = []
     size = queries = 0
     for _ in range(repeat):
+        if before is not None:
+            before()
         with CaptureQueriesContext(connection) as captured:
             started = time.perf_counter()
             response = client.get(url)
@@ -94,6 +106,49 @@ def measure(client, url: str, repeat: int) -> dict[str, float]:  # type: ignore[
     }
 
 
+def first_view(preset: str) -> Callable[[], object]:
+    """What makes the next review a game's first: no cached analysis, no turn worked out."""
+    from django.core.cache import cache
+
+    from games.strategy import forget_loaded, load
+
+    def reset() -> object:
+        cache.clear()
+        forget_loaded()  # The strategy is read from disk again, its turn cache empty.
+        return load(preset)
+
+    return reset
+
+
+def time_analysis(code: str, repeat: int) -> None:
+    """The analysis of one game alone, and the strategy's load from disk, in milliseconds."""
+    from games import analysis
+    from games.models import Game, GameEvent
+    from games.strategy import forget_loaded, load
+
+    game = Game.objects.get(code=code)
+    events = list(
+        GameEvent.objects.filter(game=game).order_by("seq").values_list("kind", "payload")
+    )
+    loads, fresh, warm = [], [], []
+    decisions = 0
+    for _ in range(repeat):
+        forget_loaded()
+        started = time.perf_counter()
+        strategy = load(game.preset)
+        loads.append((time.perf_counter() - started) * 1000)
+        started = time.perf_counter()
+        decisions = len(analysis.analyse(events, strategy).decisions)
+        fresh.append((time.perf_counter() - started) * 1000)
+        started = time.perf_counter()
+        analysis.analyse(events, strategy)  # Every turn already worked out.
+        warm.append((time.perf_counter() - started) * 1000)
+    print(f"\nanalysis of the 6-player game ({decisions} decisions), p50 of {repeat}:")
+    print(f"  strategy loaded from disk      {statistics.median(loads):8.1f} ms")
+    print(f"  analysed, turns worked out     {statistics.median(fresh):8.1f} ms")
+    print(f"  analysed again, turns known    {statistics.median(warm):8.1f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=500, help="finished games stored")
@@ -106,6 +161,8 @@ def main() -> None:
         configure(Path(directory))
         from django.contrib.auth.models import User
         from django.test import Client
+
+        from games.models import Game
 
         rng = random.Random(args.seed)
         user = User.objects.create_user("ana", password=secrets.token_urlsafe())
@@ -125,16 +182,20 @@ def main() -> None:
             (f"history, page {last_page}", f"/games/?page={last_page}"),
             ("my games (account)", "/games/?mine=1"),
             (f"profile ({args.mine} games)", "/players/ana/"),
-            ("review, 6 players", f"/g/{six}/review/"),
+            ("review, 6 players, 1st view", f"/g/{six}/review/"),
+            ("review, 6 players, cached", f"/g/{six}/review/"),
             ("export, 6 players", f"/g/{six}/export.json"),
         ]
-        print(f"\n{'page':<26}{'p50 ms':>9}{'p95 ms':>9}{'queries':>9}{'KiB':>9}")
+        reset = first_view(Game.objects.get(code=six).preset)
+        print(f"\n{'page':<28}{'p50 ms':>9}{'p95 ms':>9}{'queries':>9}{'KiB':>9}")
         for label, url in pages:
-            figures = measure(client, url, args.repeat)
+            before = reset if label.endswith("1st view") else None
+            figures = measure(client, url, args.repeat, before)
             print(
-                f"{label:<26}{figures['p50']:>9.1f}{figures['p95']:>9.1f}"
+                f"{label:<28}{figures['p50']:>9.1f}{figures['p95']:>9.1f}"
                 f"{figures['queries']:>9.0f}{figures['kib']:>9.1f}"
             )
+        time_analysis(six, args.repeat)
 
 
 if __name__ == "__main__":

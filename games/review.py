@@ -97,10 +97,20 @@ class Review:
                 totals[moment.seat].append(moment.cards[moment.seat].total)
         return totals
 
-    def moments_json(self) -> list[dict[str, Any]]:
-        """Every moment for the page's script; cards travel only with scores (and the start)."""
+    def moments_json(
+        self, analysis: Mapping[int, Mapping[str, Any]] | None = None
+    ) -> list[dict[str, Any]]:
+        """Every moment for the page's script; cards travel only with scores (and the start).
+
+        ``analysis`` maps event numbers to what the post-game analysis says of the
+        decision each made (:meth:`games.analysis.Analysis.by_seq`); a moment
+        that was a decision carries it as ``analysis``.
+        """
+        judged = analysis or {}
         return [
-            m.as_json() | ({"cards": _cards(m)} if i == 0 else {})
+            m.as_json()
+            | ({"cards": _cards(m)} if i == 0 else {})
+            | ({"analysis": dict(judged[m.seq])} if m.seq in judged else {})
             for i, m in enumerate(self.moments)
         ]
 

@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Sequence
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.contrib import messages
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -16,12 +17,12 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games import charts, history, rules, services
+from games import analysis, charts, history, rules, services
 from games.forms import NewGameForm
 from games.models import Game, GameEvent, Player
 from games.qr import qr_svg
+from games.review import build as review_of
 from games.review import card_rows
-from games.review import review as review_of
 
 HEALTH_TIMEOUT_SECONDS = 2.0
 
@@ -146,14 +147,23 @@ def history_page(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def review(request: HttpRequest, code: str) -> HttpResponse:
-    """A finished game: the final cards, the running totals, and a move-by-move replay.
+    """A finished game: the final cards, the running totals, a move-by-move replay, and
+    the analysis of every decision against optimal solitaire play.
 
-    ``?at=<event number>`` opens the replay at that moment.
+    ``?at=<event number>`` opens the replay at that moment. A finished game never
+    changes, so its analysis is computed on the first view and cached, by code and
+    version (a chat after the end makes a new version).
     """
     game = get_object_or_404(Game, code=code)
     if game.status != Game.Status.FINISHED:
         return redirect("room", code=game.code)
-    told = review_of(game)
+    events = services.replay_events(game.code)  # Read once, for the review and the analysis.
+    told = review_of(events)
+    analysis_key = f"games.analysis:{analysis.FORMAT}:{game.code}:{game.version}"
+    judged = cache.get(analysis_key)
+    if judged is None:
+        judged = analysis.analyse(events)
+        cache.set(analysis_key, judged, timeout=None)
     summary = history.summary(game)
     start = told.at(request.GET.get("at", ""))
     cards = [services.card_json(card) for card in told.moments[start].cards]
@@ -172,11 +182,13 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
             "totals": [card["total"] for card in cards],
             "moment_count": len(told.moments),
             "start": start,
+            "decision": judged.at(told.moments[start].seq),
+            "analysis": judged,
             # The chart module escapes every name it draws: its SVG goes in as it is.
             "chart": mark_safe(charts.running_totals_chart(series, id_prefix="totals")),
             "config": {
                 "names": list(told.names),
-                "moments": told.moments_json(),
+                "moments": told.moments_json(judged.by_seq()),
                 "start": start,
             },
             "can_rematch": _own_seat(request, game) is not None,
@@ -217,6 +229,7 @@ def export(request: HttpRequest, code: str) -> JsonResponse:
                 "seat": seat.player.seat,
                 "name": seat.name,
                 "host": seat.player.is_host,
+                "bot": seat.player.bot or None,
                 "left": seat.player.has_left,
                 "winner": seat.is_winner,
                 "card": services.card_json(seat.card),

@@ -4,12 +4,14 @@ import json
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.urls import reverse
 
-from games import replay, services
+from games import analysis, replay, services
 from games.models import Game, Player
 from games.views import EXPORT_FORMAT, GAMES_PER_PAGE
 from tests.server.helpers import SOLO, SOLO_RUNNING, Table, play_solo
+from tests.server.test_analysis import chance_for_18
 
 pytestmark = pytest.mark.django_db
 
@@ -144,6 +146,103 @@ def test_a_link_opens_the_review_at_its_moment(client, fixed_dice) -> None:  # t
     assert 'data-key="total">98</td>' in content
     assert 'data-key="chance" class=""></td>' in content  # Not filled yet at that moment.
     assert config_of(content, "review-config")["start"] == config["moments"].index(sixes)
+
+
+# -- the analysis ------------------------------------------------------------------------------
+
+
+def analysis_row(content: str, seat: int) -> str:
+    """The row of the analysis table for ``seat``, as HTML."""
+    table = content[content.index('id="analysis-table"') :]
+    return table[table.index(f'data-seat="{seat}">') :].split("</tr>", 1)[0]
+
+
+def test_the_review_shows_each_decision_s_analysis_and_each_player_s(client, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    table = chance_for_18(fixed_dice)
+    url = reverse("review", args=[table.code])
+
+    content = client.get(url).content.decode()
+    moments = config_of(content, "review-config")["moments"]
+
+    # Each decision's moment carries its analysis: the 13 scores and the one keep.
+    judged = [m for m in moments if "analysis" in m]
+    assert [m["kind"] for m in judged] == ["scored"] * 12 + ["rolled", "scored"]
+    first_roll = next(m for m in moments if m["kind"] == "rolled")
+    assert "analysis" not in first_roll
+    assert "analysis" not in moments[0]
+    keep, chance = judged[-2]["analysis"], judged[-1]["analysis"]
+    assert (keep["best"], keep["chosen"], keep["loss"]) == ("Keep 5 6", "Keep 4 5 6", 0.25)
+    assert chance == {
+        "kind": "score",
+        "best": "Keep 4 5 6",
+        "bestExpected": 236.0,
+        "chosen": "Chance (18)",
+        "chosenExpected": 232.0,
+        "loss": 4.0,
+        "text": "Best: Keep 4 5 6, 236.0 expected. Played: Chance (18), 232.0 expected: "
+        "gave up 4.00 points.",
+    }
+    # The end of the game is no decision: its line is drawn, hidden, for the script.
+    assert 'id="replay-analysis" aria-live="polite" hidden></p>' in content
+
+    # The player's row: 14 decisions, the points given up in all and per decision.
+    losses = [m["analysis"]["loss"] for m in judged]
+    total = sum(losses)
+    assert total > 4.25  # The twelve first-roll scores were not all the best either.
+    row = analysis_row(content, 0)
+    cells = [cell.split(">", 1)[1].split("<", 1)[0] for cell in row.split("<td")[1:]]
+    optimal = sum(loss == 0 for loss in losses)
+    assert cells[:4] == ["14", f"{round(100 * optimal / 14)}%", f"{total / 14:.2f}", f"{total:.2f}"]
+    # The biggest mistake links to its moment, which opens with the analysis drawn.
+    biggest = max(judged, key=lambda m: m["analysis"]["loss"])
+    link = f'<a href="?at={biggest["seq"]}#replay" data-at="{biggest["seq"]}">'
+    assert link in row
+    at = client.get(url, {"at": biggest["seq"]}).content.decode()
+    assert f">{biggest['analysis']['text']}</p>" in at
+    at_chance = client.get(url, {"at": judged[-1]["seq"]}).content.decode()
+    assert (
+        'class="replay__analysis replay__analysis--loss" id="replay-analysis" aria-live="polite">'
+        "Best: Keep 4 5 6, 236.0 expected. Played: Chance (18), 232.0 expected: "
+        "gave up 4.00 points.</p>"
+    ) in at_chance
+
+
+def test_a_game_s_analysis_is_computed_once_then_cached(client, fixed_dice, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    table = play_solo(fixed_dice)
+    cache.clear()
+    calls = []
+    analyse = analysis.analyse
+    monkeypatch.setattr(analysis, "analyse", lambda events: calls.append(1) or analyse(events))
+    url = reverse("review", args=[table.code])
+
+    first = client.get(url).content.decode()
+    again = client.get(url).content.decode()
+    services.chat(table.code, table.id("ana"), "gg")  # A new version: analysed anew.
+    client.get(url)
+
+    assert calls == [1, 1]
+    assert config_of(first, "review-config") == config_of(again, "review-config")
+    assert 'id="analysis-heading">Analysis</h2>' in first
+
+
+def test_a_player_who_left_has_a_row_marked_as_such(client, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    table = Table("ana", "ben")
+    fixed_dice.load(6, 6, 6, 6, 6, 1, 1, 1, 1, 1)
+    table.start()
+    fixed_dice.load(1, 2, 3, 4, 5)
+    table.roll("ana")
+    table.score("ana", "large_straight")
+    table.leave("ben")  # Before his first roll: nothing to judge.
+    fixed_dice.load(*[5] * 5 * 12)
+    table.play_out()
+
+    content = client.get(reverse("review", args=[table.code])).content.decode()
+
+    ben = analysis_row(content, 1)
+    assert '>ben <span class="muted">(left)</span></th>' in ben
+    assert 'data-label="Decisions">0</td>' in ben
+    assert ben.count(">\N{EN DASH}</td>") == 2  # No decisions: no share, no average.
+    assert '<span class="muted">none</span>' in ben
 
 
 # -- export ------------------------------------------------------------------------------------

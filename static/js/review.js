@@ -2,6 +2,8 @@
 // The server replayed the log with the rules and drew the page at one moment;
 // this script only moves between the moments it sent, rewriting the text, the
 // dice and the numbers in the scorecards. Each moment has its own link (?at=).
+// A moment that was a decision (a score, or a roll after the first) carries the
+// server's analysis of it, shown under the move.
 
 const config = JSON.parse(document.getElementById("review-config").textContent);
 const moments = config.moments;
@@ -26,6 +28,7 @@ function show(index, { remember = true } = {}) {
   current = Math.max(0, Math.min(moments.length - 1, index));
   const moment = moments[current];
   $("replay-text").textContent = moment.text;
+  drawAnalysis(moment.analysis);
   $("replay-where").textContent = where(moment);
   drawDice(moment);
   drawCards(moment, cardsAt[current]);
@@ -49,6 +52,13 @@ function where(moment) {
   }
   parts.push(`moment ${current + 1} of ${moments.length}`);
   return parts.join(" · ");
+}
+
+function drawAnalysis(analysis) {
+  const line = $("replay-analysis");
+  line.hidden = !analysis;
+  line.textContent = analysis ? analysis.text : "";
+  line.classList.toggle("replay__analysis--loss", Boolean(analysis && analysis.loss > 0));
 }
 
 function drawDice(moment) {
@@ -98,6 +108,18 @@ for (const button of document.querySelectorAll("[data-step]")) {
   button.addEventListener("click", () => step(button.dataset.step));
 }
 $("replay-slider").addEventListener("input", (event) => show(Number(event.target.value)));
+
+// A link to a moment of this game (the analysis's biggest mistakes) steps the replay there.
+for (const link of document.querySelectorAll("a[data-at]")) {
+  link.addEventListener("click", (event) => {
+    const index = moments.findIndex((moment) => moment.seq === Number(link.dataset.at));
+    if (index < 0) return;
+    event.preventDefault();
+    show(index);
+    $("replay").scrollIntoView({ block: "start" });
+    $("replay-heading").focus({ preventScroll: true });
+  });
+}
 
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
