@@ -64,7 +64,9 @@ def follow_the_coach(page: Page, code: str, checked: list[str], *, rolled: bool 
             page.wait_for_function(TURN_PASSED)
             return
         held = set(page.evaluate("window.yahtzeeRoom.state.turn.held"))
-        for position in set(best["hold"]) ^ held:  # Click each die whose hold must change.
+        # Click each die whose hold must change, releasing before keeping: the page
+        # refuses a fifth held die, as a roll must throw at least one.
+        for position in sorted(held - set(best["hold"])) + sorted(set(best["hold"]) - held):
             page.click(f'.die-button[data-position="{position}"]')
         page.wait_for_function(
             "want => window.yahtzeeRoom.state.turn.held.join() === want",
