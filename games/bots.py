@@ -34,9 +34,6 @@ from games.strategy.policies import Move, choose
 
 logger = logging.getLogger(__name__)
 
-#: Seconds a bot waits before each move, unless ``settings.YAHTZEE_BOT_PAUSE`` says otherwise.
-DEFAULT_PAUSE = 0.9
-
 
 @dataclass(frozen=True)
 class Plan:
@@ -142,10 +139,6 @@ def on_turn(snapshot: dict[str, Any]) -> bool:
     return bool(player and player["bot"] and not player["left"])
 
 
-def pause() -> float:
-    return float(getattr(settings, "YAHTZEE_BOT_PAUSE", DEFAULT_PAUSE))
-
-
 # --------------------------------------------------------------------------
 # Drivers: one asyncio task per game a bot is playing in, in this process
 # --------------------------------------------------------------------------
@@ -161,7 +154,7 @@ async def drive(code: str) -> None:
             return
         # Choosing may load a strategy table: off the event loop, and off the database thread.
         plan = await sync_to_async(_plan, thread_sensitive=False)(position)
-        await asyncio.sleep(pause())
+        await asyncio.sleep(settings.YAHTZEE_BOT_PAUSE)  # Seconds, so people can follow.
         if not await database_sync_to_async(make)(plan):
             return  # Another driver moved first; it goes on.
 

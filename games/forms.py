@@ -3,7 +3,7 @@
 from django import forms
 
 from games import rules
-from games.models import Player
+from games.models import NAME_MAX_LENGTH
 
 
 class NewGameForm(forms.Form):
@@ -11,7 +11,7 @@ class NewGameForm(forms.Form):
 
     name = forms.CharField(
         label="Your name",
-        max_length=Player._meta.get_field("name").max_length,
+        max_length=NAME_MAX_LENGTH,
         widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
     )
     preset = forms.ChoiceField(

@@ -63,7 +63,7 @@ def summaries(games: Iterable[Game]) -> list[GameSummary]:
     games = list(games)
     by_pk = {g.pk: g for g in games}
     players_by_game: dict[int, list[Player]] = defaultdict(list)
-    for player in Player.objects.filter(game__in=list(by_pk)).select_related("user"):
+    for player in Player.objects.filter(game__in=list(by_pk)):
         player.game = by_pk[player.game_id]  # Saves a query per player for its preset.
         players_by_game[player.game_id].append(player)
     cards = cards_of([p for players in players_by_game.values() for p in players])

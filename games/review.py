@@ -14,7 +14,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games import replay, rules
-from games.models import Game, GameEvent
 from games.services import card_json
 
 #: The events that are moments of play, besides the start (once the roll-off is decided).
@@ -70,10 +69,6 @@ class Review:
     names: tuple[str, ...]
     moments: tuple[Moment, ...]
 
-    @property
-    def final(self) -> Moment:
-        return self.moments[-1]
-
     def at(self, seq: object) -> int:
         """The index of the moment a link points at: the last one at or before event ``seq``.
 
@@ -119,14 +114,10 @@ def _cards(moment: Moment) -> list[dict[str, Any]]:
     return [card_json(card) for card in moment.cards]
 
 
-def review(game: Game) -> Review:
-    """The review of ``game`` from its log. Raises :class:`replay.ReplayError` on a broken log."""
-    events = GameEvent.objects.filter(game=game).order_by("seq").values_list("kind", "payload")
-    return build(list(events))
-
-
 def build(events: Iterable[tuple[str, Mapping[str, Any]]]) -> Review:
-    """The review of the game these events (kind, payload) describe; pure, for tests and tools."""
+    """The review of the game these events (kind, payload) describe, as
+    :func:`games.services.replay_events` reads them. Raises :class:`replay.ReplayError`
+    on a broken log or a game that never started."""
     names: tuple[str, ...] = ()
     moments: list[Moment] = []
     for step in replay.steps(events):

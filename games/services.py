@@ -429,7 +429,9 @@ def coach_position(
     (``not_your_turn``; watchers ``not_a_player``) and before the turn's first roll
     (``not_rolled``). The advice itself is :func:`games.coach.advice`.
     """
-    with transaction.atomic():  # Only to read under the lock, as the commands do.
+    # Read under the row lock, as a command does, so that the dice on the row and the
+    # cards read after it belong to the same moment of play.
+    with transaction.atomic():
         game, _players, player, state = _load_play(code, player_id, as_seat)
     if not game.coach:
         raise CommandError("coach_off", "the coach is off in this room")

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from games import analysis, charts, history, rules, services
 from games.forms import NewGameForm
-from games.models import Game, GameEvent, Player
+from games.models import NAME_MAX_LENGTH, Game, GameEvent, Player
 from games.qr import qr_svg
 from games.review import build as review_of
 from games.review import card_rows
@@ -112,7 +112,7 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
         ],
         "upperBonusThreshold": rules.UPPER_BONUS_THRESHOLD,
         "upperBonus": rules.UPPER_BONUS,
-        "maxNameLength": NewGameForm.base_fields["name"].max_length,
+        "maxNameLength": NAME_MAX_LENGTH,
     }
     return render(
         request,
@@ -150,16 +150,16 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
     """A finished game: the final cards, the running totals, a move-by-move replay, and
     the analysis of every decision against optimal solitaire play.
 
-    ``?at=<event number>`` opens the replay at that moment. A finished game never
-    changes, so its analysis is computed on the first view and cached, by code and
-    version (a chat after the end makes a new version).
+    ``?at=<event number>`` opens the replay at that moment. A finished game's play
+    never changes, so its analysis is computed on the first view and cached by code
+    and ``state_version`` (a chat after the end raises only ``version``: the analysis stays).
     """
     game = get_object_or_404(Game, code=code)
     if game.status != Game.Status.FINISHED:
         return redirect("room", code=game.code)
     events = services.replay_events(game.code)  # Read once, for the review and the analysis.
     told = review_of(events)
-    analysis_key = f"games.analysis:{analysis.FORMAT}:{game.code}:{game.version}"
+    analysis_key = f"games.analysis:{analysis.FORMAT}:{game.code}:{game.state_version}"
     judged = cache.get(analysis_key)
     if judged is None:
         judged = analysis.analyse(events)

@@ -16,6 +16,7 @@ const REMATCH_DELAY_MS = 800; // Long enough to read where you are going.
 
 let state = null; // The last snapshot, with the events after it applied.
 let pending = null; // The command sent and not yet answered: "roll", "score", "start" or "rematch".
+let resyncing = false; // A snapshot asked for and not yet come (a new socket sends one).
 let holdsInFlight = 0; // Our own holds not yet echoed back as `held` events.
 let requestId = 0; // Ids are "<type>-<n>": an error names the command it refuses.
 let advice = null; // The coach's last advice for this player's turn, while it fits the dice.
@@ -45,10 +46,16 @@ function sendPlay(type, fields) {
   }
 }
 
+// Ask for the whole room again, once: events after a gap would each ask otherwise.
+function resync() {
+  if (!resyncing) resyncing = socket.send({ type: "snapshot" });
+}
+
 function receive(message) {
   switch (message.type) {
     case "snapshot":
       state = message;
+      resyncing = false;
       pending = null;
       holdsInFlight = 0;
       rebuildFeed();
@@ -64,7 +71,7 @@ function receive(message) {
     case "event":
       if (!state || message.version <= state.version) return; // Old news.
       if (message.version > state.version + 1) {
-        socket.send({ type: "snapshot" }); // A gap: something was missed.
+        resync(); // A gap: something was missed.
         return;
       }
       onEvent(message);
@@ -77,7 +84,7 @@ function receive(message) {
       break;
     case "joined":
       localStorage.setItem("yahtzee.name", $("join-name").value.trim());
-      socket.send({ type: "snapshot" }); // Redraw as the seated player.
+      resync(); // Redraw as the seated player.
       break;
     case "error":
       onError(message);
@@ -121,11 +128,11 @@ function onError(message) {
   if (what === pending) pending = null;
   if (what === "hold") {
     holdsInFlight = Math.max(0, holdsInFlight - 1);
-    socket.send({ type: "snapshot" }); // Show the holds the server has.
+    resync(); // Show the holds the server has.
   }
   if (message.code === "stale") {
     say("The table changed before your move arrived: look again and decide.", "error");
-    socket.send({ type: "snapshot" });
+    resync();
   } else {
     say(capitalise(message.message) + ".", "error");
   }
@@ -382,7 +389,6 @@ function renderCoach() {
   const [best] = advice.choices;
   $("coach-best").replaceChildren(el("span", { class: "coach__label" }, "Best: "),
     el("strong", {}, best.label), ` · ${points(best.expected)} expected`);
-  // What the dice held now would do, if they are a keep (with rolls left).
   // What the dice held now would do (nothing held: throwing all five again).
   const yours = $("coach-yours");
   yours.textContent = "No rolls left: every box, best first.";

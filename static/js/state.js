@@ -26,7 +26,6 @@ export function applyEvent(state, message, categories) {
   const game = state.game;
   switch (kind) {
     case "joined":
-      if (data.host) state.players.forEach((p) => (p.host = false));
       state.players.push({
         seat: data.seat, name: data.name, host: data.host, bot: data.bot || null,
         connected: Boolean(data.bot), left: false, card: emptyCard(categories),
@@ -60,12 +59,8 @@ export function applyEvent(state, message, categories) {
       break;
     case "scored": {
       const player = state.players[data.seat];
-      if (data.card) player.card = data.card;
-      else {
-        player.card.boxes[data.category] = data.points;
-        player.card.total = data.total;
-      }
-      if (data.round) game.round = data.round;
+      player.card = data.card;
+      game.round = data.round;
       state.turn = data.next === null ? null : freshTurn(data.next);
       break;
     }

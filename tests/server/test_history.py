@@ -48,8 +48,13 @@ def finished(fixed_dice, *names: str, faces: list[int] | None = None) -> Table: 
 # -- the review: moments from the log ---------------------------------------------------------
 
 
+def reviewed(code: str) -> review.Review:
+    """The review the page builds, from the game's log."""
+    return review.build(services.replay_events(code))
+
+
 def test_it_tells_each_move_with_the_dice_and_the_cards_of_that_moment(opened: Table) -> None:
-    told = review.review(opened.game)
+    told = reviewed(opened.code)
 
     assert [m.kind for m in told.moments] == [
         "start", "rolled", "held", "rolled", "scored", "rolled", "scored",
@@ -76,7 +81,7 @@ def test_it_tells_each_move_with_the_dice_and_the_cards_of_that_moment(opened: T
 
 
 def test_a_link_to_an_event_opens_the_last_moment_at_or_before_it(opened: Table) -> None:
-    told = review.review(opened.game)
+    told = reviewed(opened.code)
     seqs = [m.seq for m in told.moments]
 
     assert told.at(str(seqs[2])) == 2
@@ -90,7 +95,7 @@ def test_a_link_to_an_event_opens_the_last_moment_at_or_before_it(opened: Table)
 def test_the_script_gets_every_card_at_the_start_then_each_score_s_points_and_totals(
     opened: Table,
 ) -> None:
-    moments = review.review(opened.game).moments_json()
+    moments = reviewed(opened.code).moments_json()
 
     assert [c["total"] for c in moments[0]["cards"]] == [0, 0]
     assert [("card" in m) for m in moments] == [False, False, False, False, True, False, True]
@@ -104,7 +109,7 @@ def test_the_script_gets_every_card_at_the_start_then_each_score_s_points_and_to
 def test_a_finished_game_ends_on_its_winner_with_the_last_dice_shown(fixed_dice) -> None:  # type: ignore[no-untyped-def]
     table = play_solo(fixed_dice)
 
-    told = review.review(table.game)
+    told = reviewed(table.code)
     end = told.moments[-1]
 
     assert [m.kind for m in told.moments] == ["start"] + ["rolled", "scored"] * 13 + ["finished"]
@@ -124,14 +129,14 @@ def test_a_shared_win_is_told_as_one() -> None:
 def test_running_totals_count_each_round_and_the_bonus_when_it_is_earned(fixed_dice) -> None:  # type: ignore[no-untyped-def]
     table = play_solo(fixed_dice)
 
-    assert review.review(table.game).running_totals() == [SOLO_RUNNING]
+    assert reviewed(table.code).running_totals() == [SOLO_RUNNING]
     assert table.state().cards[0].total == 293
 
 
 def test_it_refuses_to_review_a_game_that_has_not_started() -> None:
     table = Table("ana")
     with pytest.raises(replay.ReplayError, match="not started"):
-        review.review(table.game)
+        reviewed(table.code)
 
 
 def test_the_card_rows_leave_an_unearned_bonus_blank_and_keep_card_order(opened: Table) -> None:
@@ -313,7 +318,7 @@ def test_the_review_of_any_game_ends_on_the_cards_that_are_stored() -> None:
     """Random games (leaves, holds, chat, refusals, rematches) reviewed from their logs."""
     for seed in range(8):
         table, _ = play_randomly(seed)
-        told = review.review(table.game)
+        told = reviewed(table.code)
         stored = table.state()
         assert told.moments[-1].kind == "finished"
         assert told.moments[-1].cards == stored.cards, f"seed {seed}"
