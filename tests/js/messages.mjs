@@ -1,0 +1,111 @@
+// Messages shaped as the server sends them (docs/protocol.md; games/services.py
+// builds them), and the page's `categories` as games/views.py puts them in the
+// room's config. Each builder returns a fresh object: applyEvent changes state in place.
+
+export const CATEGORIES = [
+  ["ones", "Ones", true],
+  ["twos", "Twos", true],
+  ["threes", "Threes", true],
+  ["fours", "Fours", true],
+  ["fives", "Fives", true],
+  ["sixes", "Sixes", true],
+  ["three_of_a_kind", "Three of a kind", false],
+  ["four_of_a_kind", "Four of a kind", false],
+  ["full_house", "Full house", false],
+  ["small_straight", "Small straight", false],
+  ["large_straight", "Large straight", false],
+  ["yahtzee", "Yahtzee", false],
+  ["chance", "Chance", false],
+].map(([id, label, upper]) => ({ id, label, upper }));
+
+// As room.js builds them for `describe`.
+export const LABELS = Object.fromEntries(CATEGORIES.map((c) => [c.id, c.label]));
+
+let clock = 0;
+
+// One event as broadcast: {"type": "event", "version", "kind", "data", "at"}.
+export function event(version, kind, data) {
+  clock += 1;
+  const at = new Date(Date.UTC(2026, 10, 21, 21, 11, 0, clock)).toISOString().replace("Z", "+00:00");
+  return { type: "event", version, kind, data, at };
+}
+
+// A card as card_json writes it, with some boxes filled (and the totals given).
+export function card(boxes = {}, totals = {}) {
+  return {
+    boxes: Object.fromEntries(CATEGORIES.map((c) => [c.id, boxes[c.id] ?? null])),
+    upper_total: 0,
+    upper_bonus: 0,
+    yahtzee_bonus_count: 0,
+    yahtzee_bonus: 0,
+    lower_total: 0,
+    total: 0,
+    ...totals,
+  };
+}
+
+function player(seat, name, { host = false, bot = null, connected = true, left = false, filled } = {}) {
+  return { seat, name, host, connected, left, bot, card: filled ?? card() };
+}
+
+function game(status, fields = {}) {
+  return {
+    code: "BaJQp_Upd_oL23Ct",
+    preset: "official",
+    preset_label: "Official (forced Joker)",
+    seats: 4,
+    coach: false,
+    status,
+    created_at: "2026-11-21T21:11:42.981148+00:00",
+    started_at: null,
+    finished_at: null,
+    round: null,
+    ...fields,
+  };
+}
+
+// A lobby: `names` seated in order, the first one host; `you` is a seat or null (a watcher).
+export function lobby(names, { you = null, seats = 4, version = 1 + names.length, bots = {} } = {}) {
+  const players = names.map((name, seat) => player(seat, name, { host: seat === 0, bot: bots[seat] ?? null }));
+  const recent = [
+    event(1, "created", { preset: "official", seats, coach: false }),
+    ...names.map((name, seat) => event(2 + seat, "joined", { seat, name, host: seat === 0 })),
+  ];
+  return {
+    type: "snapshot",
+    version,
+    game: game("lobby", { seats }),
+    you: you === null ? null : { seat: you, name: names[you], host: you === 0 },
+    players,
+    watchers: 0,
+    turn: null,
+    roll_off: null,
+    winners: [],
+    rematch: null,
+    recent,
+  };
+}
+
+// A game in play, decided roll-off, round `round`, `turn` on the table (null: the roll-off
+// is still pending).
+export function playing(names, { you = null, version = 20, round = 1, turn = freshTurnOf(0), cards = {} } = {}) {
+  const players = names.map((name, seat) => player(seat, name, { host: seat === 0, filled: cards[seat] }));
+  return {
+    type: "snapshot",
+    version,
+    game: game("playing", { seats: names.length, started_at: "2026-11-21T21:11:43.804013+00:00", round }),
+    you: you === null ? null : { seat: you, name: names[you], host: you === 0 },
+    players,
+    watchers: 1,
+    turn,
+    roll_off: { contenders: [0], rounds: [names.map((_, seat) => [seat, seat === 0 ? [6, 6, 6, 6, 5] : [1, 1, 2, 2, 3]])], winner: 0 },
+    winners: [],
+    rematch: null,
+    recent: [],
+  };
+}
+
+// The snapshot's `turn` before the turn's first roll.
+export function freshTurnOf(seat) {
+  return { seat, dice: null, held: [], rolls_left: 3, options: {} };
+}
