@@ -1,0 +1,204 @@
+// static/js/commands.js: the table's command line. Dice are typed 1 to 5 from the
+// left and sent as positions 0 to 4 (docs/protocol.md, roll and hold).
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+
+import { HELP, findCategory, parse } from "../../static/js/commands.js";
+import { CATEGORIES } from "./messages.mjs";
+
+const read = (line) => parse(line, CATEGORIES);
+const BOXES =
+  "Ones, Twos, Threes, Fours, Fives, Sixes, Three of a kind, Four of a kind, Full house, " +
+  "Small straight, Large straight, Yahtzee, Chance";
+
+describe("parse: nothing typed", () => {
+  for (const line of ["", "   ", "\t \n"]) {
+    test(`${JSON.stringify(line)} asks for a command`, () => {
+      assert.deepEqual(read(line), { error: "Type a command, or help." });
+    });
+  }
+});
+
+describe("parse: roll", () => {
+  test("roll alone throws every die not held", () => {
+    assert.deepEqual(read("roll"), { action: "roll", throw: null });
+  });
+
+  test("r, ROLL, Roll and surrounding spaces are the same command", () => {
+    for (const line of ["r", "ROLL", "Roll", "  roll  ", "R"]) {
+      assert.deepEqual(read(line), { action: "roll", throw: null }, line);
+    }
+  });
+
+  test("dice are numbered 1 to 5 and sent as positions 0 to 4, in order", () => {
+    assert.deepEqual(read("roll 2 5"), { action: "roll", throw: [1, 4] });
+    assert.deepEqual(read("roll 5 2"), { action: "roll", throw: [1, 4] });
+    assert.deepEqual(read("roll 1"), { action: "roll", throw: [0] });
+    assert.deepEqual(read("roll 5 4 3 2 1"), { action: "roll", throw: [0, 1, 2, 3, 4] });
+  });
+
+  test("commas and spaces both separate dice", () => {
+    for (const line of ["roll 2,5", "roll 2, 5", "roll 2 ,5", "roll 2 , 5", "roll 2,,5", "roll ,2,5,", "r\t2\t5"]) {
+      assert.deepEqual(read(line), { action: "roll", throw: [1, 4] }, line);
+    }
+  });
+
+  test("a die named twice is refused", () => {
+    assert.deepEqual(read("roll 2 2"), { error: "Die 2 is named twice." });
+    assert.deepEqual(read("roll 1,3,1"), { error: "Die 1 is named twice." });
+  });
+
+  test("a die outside 1 to 5, or not a number, is refused as typed", () => {
+    for (const [line, part] of [
+      ["roll 0", "0"], ["roll 6", "6"], ["roll 2 6", "6"], ["roll 25", "25"], ["roll 2,6", "6"],
+      ["roll -1", "-1"], ["roll 1.5", "1.5"], ["roll 02", "02"], ["roll two", "two"], ["roll 1;2", "1;2"],
+    ]) {
+      assert.deepEqual(read(line), { error: `Dice are numbered 1 to 5, not "${part}".` }, line);
+    }
+  });
+});
+
+describe("parse: hold", () => {
+  test("hold, keep and h name the dice held, as positions", () => {
+    assert.deepEqual(read("hold 1 3"), { action: "hold", hold: [0, 2] });
+    assert.deepEqual(read("keep 3 1"), { action: "hold", hold: [0, 2] });
+    assert.deepEqual(read("h 1,3"), { action: "hold", hold: [0, 2] });
+    assert.deepEqual(read("HOLD 4"), { action: "hold", hold: [3] });
+  });
+
+  test("hold alone lets every die go", () => {
+    assert.deepEqual(read("hold"), { action: "hold", hold: [] });
+    assert.deepEqual(read("keep"), { action: "hold", hold: [] });
+  });
+
+  test("holding all five is read (the page refuses it: a roll must throw a die)", () => {
+    assert.deepEqual(read("hold 1 2 3 4 5"), { action: "hold", hold: [0, 1, 2, 3, 4] });
+  });
+
+  test("bad dice are refused as in roll", () => {
+    assert.deepEqual(read("hold 3 3"), { error: "Die 3 is named twice." });
+    assert.deepEqual(read("hold 7"), { error: 'Dice are numbered 1 to 5, not "7".' });
+  });
+});
+
+describe("parse: score", () => {
+  const box = (line) => read(line).category;
+
+  test("score and s write the roll in a box named by its id or its label, in any case", () => {
+    assert.deepEqual(read("score fives"), { action: "score", category: "fives" });
+    assert.deepEqual(read("s chance"), { action: "score", category: "chance" });
+    for (const line of ["score full house", "score Full House", "score full_house", "score full-house", "score FULLHOUSE"]) {
+      assert.equal(box(line), "full_house", line);
+    }
+    assert.equal(box("score three of a kind"), "three_of_a_kind");
+    assert.equal(box("score Four of a kind"), "four_of_a_kind");
+    assert.equal(box("score small straight"), "small_straight");
+    assert.equal(box("score large straight"), "large_straight");
+    assert.equal(box("score yahtzee!"), "yahtzee");
+  });
+
+  test("every box is found by its id and by its label", () => {
+    for (const { id, label } of CATEGORIES) {
+      assert.equal(box(`score ${id}`), id);
+      assert.equal(box(`score ${label}`), id);
+    }
+  });
+
+  test("the short names", () => {
+    const aliases = {
+      "1s": "ones", "2s": "twos", "3s": "threes", "4s": "fours", "5s": "fives", "6s": "sixes",
+      "3 of a kind": "three_of_a_kind", "3-of-a-kind": "three_of_a_kind", "3 kind": "three_of_a_kind",
+      "3k": "three_of_a_kind", trips: "three_of_a_kind",
+      "4 of a kind": "four_of_a_kind", "4kind": "four_of_a_kind", "4K": "four_of_a_kind", quads: "four_of_a_kind",
+      fh: "full_house", house: "full_house",
+      ss: "small_straight", sm: "small_straight", "sm straight": "small_straight", small: "small_straight",
+      ls: "large_straight", lg: "large_straight", "lg straight": "large_straight", large: "large_straight",
+      y: "yahtzee", Y: "yahtzee",
+    };
+    for (const [typed, id] of Object.entries(aliases)) {
+      assert.deepEqual(read(`score ${typed}`), { action: "score", category: id }, typed);
+    }
+  });
+
+  test("a clear beginning of a name is enough", () => {
+    const prefixes = {
+      on: "ones", tw: "twos", fi: "fives", si: "sixes", fu: "full_house", ch: "chance", c: "chance",
+      ya: "yahtzee", la: "large_straight", l: "large_straight", sma: "small_straight",
+      "three of": "three_of_a_kind", "four of": "four_of_a_kind", threes: "threes",
+    };
+    for (const [typed, id] of Object.entries(prefixes)) {
+      assert.equal(box(`score ${typed}`), id, typed);
+    }
+  });
+
+  test("a beginning that fits several boxes names them all", () => {
+    assert.deepEqual(read("score f"), { error: '"f" could be Fours or Fives or Four of a kind or Full house.' });
+    assert.deepEqual(read("score four"), { error: '"four" could be Fours or Four of a kind.' });
+    assert.deepEqual(read("score three"), { error: '"three" could be Threes or Three of a kind.' });
+    assert.deepEqual(read("score t"), { error: '"t" could be Twos or Threes or Three of a kind.' });
+    assert.deepEqual(read("score S"), { error: '"S" could be Sixes or Small straight.' });
+  });
+
+  test("an unknown box is refused with the list of boxes, quoting what was typed", () => {
+    assert.deepEqual(read("score banana"), { error: `There is no box called "banana". The boxes: ${BOXES}.` });
+    assert.deepEqual(read("score  Big   Straight "), { error: `There is no box called "Big Straight". The boxes: ${BOXES}.` });
+    assert.deepEqual(read("score 6"), { error: `There is no box called "6". The boxes: ${BOXES}.` });
+  });
+
+  test("score with no box asks which", () => {
+    assert.deepEqual(read("score"), { error: "Score which box? For example: score fives" });
+    assert.deepEqual(read("s --"), { error: "Score which box? For example: score fives" });
+  });
+});
+
+describe("findCategory", () => {
+  test("it reads a box name on its own", () => {
+    assert.deepEqual(findCategory("Full house", CATEGORIES), { category: "full_house" });
+    assert.deepEqual(findCategory("fh", CATEGORIES), { category: "full_house" });
+    assert.deepEqual(findCategory("", CATEGORIES), { error: "Score which box? For example: score fives" });
+  });
+});
+
+describe("parse: say and chat", () => {
+  test("say and chat send the rest of the line, spaces inside kept", () => {
+    assert.deepEqual(read("say good luck"), { action: "chat", text: "good luck" });
+    assert.deepEqual(read("chat  Well   played! "), { action: "chat", text: "Well   played!" });
+    assert.deepEqual(read("SAY Roll 2 5, then score fives"), { action: "chat", text: "Roll 2 5, then score fives" });
+  });
+
+  test("say with nothing to say asks what", () => {
+    assert.deepEqual(read("say"), { error: "Say what? For example: say good luck" });
+    assert.deepEqual(read("chat   "), { error: "Say what? For example: say good luck" });
+  });
+});
+
+describe("parse: help and unknown commands", () => {
+  test("help and ? show the list", () => {
+    for (const line of ["help", "?", "HELP", " help me "]) {
+      assert.deepEqual(read(line), { action: "help" }, line);
+    }
+  });
+
+  test("an unknown command is named as typed", () => {
+    assert.deepEqual(read("dance"), { error: 'Unknown command "dance". Type help for the list.' });
+    assert.deepEqual(read("Throw 1 2"), { error: 'Unknown command "Throw". Type help for the list.' });
+    assert.deepEqual(read("sayhello"), { error: 'Unknown command "sayhello". Type help for the list.' });
+  });
+});
+
+describe("HELP", () => {
+  test("every command the list shows, and the README's, reads without an error", () => {
+    const examples = [
+      "roll", "roll 2 5", "hold 1 3", "hold", "score fives", "score full house", "score 3 of a kind",
+      "score chance", "score sm straight", "say good luck", "help",
+    ];
+    for (const line of examples) {
+      assert.ok(HELP.includes(line), `HELP shows ${line}`);
+      assert.equal(read(line).error, undefined, line);
+    }
+  });
+
+  test("it names the keys", () => {
+    assert.match(HELP, /Keys: 1-5 hold a die, R or Space roll, \/ this command line\./);
+  });
+});
