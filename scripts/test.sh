@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install Yahtzee Live with its test tools into .venv, then lint, type-check the rules
-# engine and run the whole test suite (browser tests included). Arguments go to pytest.
+# engine, test the page modules with Node and run the whole test suite (browser tests
+# included). Arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup-venv.sh test
@@ -21,5 +22,14 @@ ruff check .
 ruff format --check .
 echo "== mypy --strict on the pure modules"
 mypy --strict games/rules.py games/replay.py games/charts.py games/analysis.py games/strategy
+echo "== node --test (the page modules in static/js)"
+if command -v node >/dev/null 2>&1; then
+  node --test --test-reporter=spec tests/js/*.test.mjs
+elif [ -n "${CI:-}" ]; then
+  echo "No node found: the page modules' tests need Node 20 or newer, and CI runs them." >&2
+  exit 1
+else
+  echo "No node found: skipping the page modules' tests (install Node 20 or newer to run them)." >&2
+fi
 echo "== pytest (database: ${DATABASE_URL:-sqlite default}, channel layer: ${REDIS_URL:-in-memory})"
 pytest "$@"
