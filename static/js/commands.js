@@ -61,9 +61,10 @@ export function parse(line, categories) {
   switch (verb.toLowerCase()) {
     case "roll":
     case "r": {
-      if (!rest.length) return { action: "roll", throw: null };
       const read = diceNumbers(rest);
-      return read.error ? read : { action: "roll", throw: read.positions };
+      if (read.error) return read;
+      // No die named ("roll", or "roll ,"): throw every die not held, not none of them.
+      return { action: "roll", throw: read.positions.length ? read.positions : null };
     }
     case "hold":
     case "keep":

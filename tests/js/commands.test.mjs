@@ -43,6 +43,11 @@ describe("parse: roll", () => {
     }
   });
 
+  test("a roll that names no die, only commas, throws every die not held", () => {
+    assert.deepEqual(read("roll ,"), { action: "roll", throw: null });
+    assert.deepEqual(read("r , ,"), { action: "roll", throw: null });
+  });
+
   test("a die named twice is refused", () => {
     assert.deepEqual(read("roll 2 2"), { error: "Die 2 is named twice." });
     assert.deepEqual(read("roll 1,3,1"), { error: "Die 1 is named twice." });
