@@ -58,17 +58,17 @@ def strength(games: int, seed: int) -> None:
         for _ in range(games):
             game = Game.new(1, OFFICIAL)
             for _ in Category:
-                game = game.roll(0, [rng.randint(1, 6) for _ in range(5)])
+                game = game.roll(0, [rng.randint(1, 6) for _ in range(5)]).game
                 while True:
                     assert game.turn.dice is not None
                     started = time.perf_counter()
                     move = choose(game.cards[0], game.turn.dice, game.turn.rolls_left)
                     timings.append(time.perf_counter() - started)
                     if move.category is not None:
-                        game = game.score(0, move.category)
+                        game = game.score(0, move.category).game
                         break
                     fresh = [rng.randint(1, 6) for _ in range(5 - len(move.hold))]
-                    game = game.roll(0, fresh, move.hold)
+                    game = game.roll(0, fresh, move.hold).game
             totals.append(game.cards[0].total)
         mean = statistics.fmean(totals)
         error = statistics.stdev(totals) / len(totals) ** 0.5

@@ -140,11 +140,11 @@ class ProfileGame:
     @property
     def outcome(self) -> str:
         """Won, Shared win, Lost, Left, Solo or In progress."""
-        if self.seat.player.has_left:
+        if self.seat.has_left:
             return "Left"
         if not self.summary.is_finished:
             return "In progress"
-        if not self.opponents:
+        if self.summary.solo:
             return "Solo"  # Nobody to beat: never a win.
         if not self.seat.is_winner:
             return "Lost"

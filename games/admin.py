@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.http import HttpRequest
 
-from games.models import FilledBox, Game, GameEvent, Player
+from games.models import Game, GameEvent, Player
 
 
 class ReadOnlyInline(admin.TabularInline):  # type: ignore[type-arg]
@@ -19,7 +19,7 @@ class ReadOnlyInline(admin.TabularInline):  # type: ignore[type-arg]
 
 class PlayerInline(ReadOnlyInline):
     model = Player
-    fields = ["seat", "name", "is_host", "connections", "has_left", "joined_at"]
+    fields = ["seat", "name", "is_host", "bot", "connections", "joined_at"]
 
 
 class EventInline(ReadOnlyInline):
@@ -44,24 +44,12 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ["name", "game", "seat", "is_host", "user", "has_left", "connections"]
+    list_display = ["name", "game", "seat", "is_host", "bot", "user", "connections"]
     search_fields = ["name", "game__code"]
     readonly_fields = [f.name for f in Player._meta.fields if f.name not in ("name", "user")]
     exclude = ["token"]  # A seat's secret stays out of view.
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-
-@admin.register(FilledBox)
-class FilledBoxAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ["player", "category", "points", "round", "yahtzee_bonus"]
-    list_filter = ["category"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
 

@@ -20,7 +20,7 @@ gamble for more than the average. What a choice *gives up* is how much lower
 its expected total is than the best one's: 0 for an optimal move.
 
 Like :mod:`games.replay`, this module imports no Django: it reads an event log
-as ``(kind, payload)`` pairs, so tools and tests can use it on any log.
+as typed events (:mod:`games.events`), so tools and tests can use it on any log.
 
 >>> judged = analyse(events)                                    # doctest: +SKIP
 >>> judged.players[0].average_loss                              # doctest: +SKIP
@@ -31,11 +31,11 @@ as ``(kind, payload)`` pairs, so tools and tests can use it on any log.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from games import replay, rules
+from games import events, replay, rules
 from games.strategy import Choice, Strategy, find_choice, load, points_given_up
 
 #: Changes when what :func:`analyse` returns changes shape, so no cache serves an old one.
@@ -158,16 +158,14 @@ class _Position:
     category: str | None = None
 
 
-def analyse(
-    events: Iterable[tuple[str, Mapping[str, Any]]], strategy: Strategy | None = None
-) -> Analysis:
-    """Judge every decision of the game ``events`` (kind, payload) describe.
+def analyse(log: Iterable[events.AnyEvent], strategy: Strategy | None = None) -> Analysis:
+    """Judge every decision of the game the events of ``log`` describe.
 
     ``strategy`` defaults to the solved strategy of the game's preset (see
     :func:`games.strategy.load`). The game may be unfinished: what was played
     so far is judged. Raises :class:`games.replay.ReplayError` on a broken log.
     """
-    positions, room = _positions(events)
+    positions, room = _positions(log)
     if room.game is None:
         raise replay.ReplayError("the game has not started: there is nothing to analyse")
     solved = strategy or load(room.preset)
@@ -181,26 +179,24 @@ def analyse(
     return Analysis(preset=room.preset, decisions=decisions, players=players)
 
 
-def _positions(
-    events: Iterable[tuple[str, Mapping[str, Any]]],
-) -> tuple[list[_Position], replay.Room]:
+def _positions(log: Iterable[events.AnyEvent]) -> tuple[list[_Position], replay.Room]:
     """Every decision of the log, unjudged, and the room the log leaves."""
     positions: list[_Position] = []
     room: replay.Room | None = None
-    for step in replay.steps(events):
+    for step in replay.steps(log):
         before = room.game if room is not None else None
         room = step.room
-        if before is None or step.kind not in {"rolled", "scored"}:
+        event = step.event
+        if before is None or not isinstance(event, events.Rolled | events.Scored):
             continue
-        seat: int = step.data["seat"]
-        card, turn = before.cards[seat], before.turn
+        card, turn = before.cards[event.seat], before.turn
         if turn.dice is None:  # The first roll of a turn: nothing to decide.
             continue
-        where = (step.seq, seat, card, turn.dice, turn.rolls_left)
-        if step.kind == "rolled":
-            positions.append(_Position(*where, hold=tuple(step.data["held"])))
+        where = (step.seq, event.seat, card, turn.dice, turn.rolls_left)
+        if isinstance(event, events.Rolled):
+            positions.append(_Position(*where, hold=event.held))
         else:
-            positions.append(_Position(*where, category=step.data["category"]))
+            positions.append(_Position(*where, category=event.category.value))
     if room is None:
         raise replay.ReplayError("an empty log has no game")
     return positions, room

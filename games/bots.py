@@ -21,14 +21,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import transaction
 
-from games import rules, services
+from games import outbox, rules, services
 from games.models import Game
 from games.strategy.policies import Move, choose
 
@@ -63,18 +62,17 @@ class _Position:
 
 def _position(code: str) -> _Position | None:
     """The position of the bot on turn in ``code``, or ``None`` if no bot is on turn."""
-    game, players, state = services.rules_state(code)
-    if game.status != Game.Status.PLAYING or state is None or state.current is None:
+    table = services.table(code)
+    state = table.state
+    if not table.bot_on_turn() or state is None or state.on_turn is None:
         return None
-    player = players[state.current]
-    if not player.bot or player.has_left:
-        return None
+    player = table.players[state.on_turn]
     return _Position(
         code=code,
         player_id=player.pk,
         level=player.bot,
-        state_version=game.state_version,
-        preset=game.rules,
+        state_version=table.game.state_version,
+        preset=table.game.rules,
         card=state.cards[player.seat],
         dice=state.turn.dice,
         rolls_left=state.turn.rolls_left,
@@ -115,7 +113,9 @@ def make(plan: Plan) -> bool:
     """
     with transaction.atomic():
         game = Game.objects.select_for_update().get(code=plan.code)
-        if game.state_version != plan.state_version or tuple(sorted(game.held)) != plan.held:
+        state = game.state
+        held = tuple(sorted(state.turn.held)) if state is not None else ()
+        if game.state_version != plan.state_version or held != plan.held:
             logger.info(
                 "bot in %s: the move was made elsewhere first; this driver stops", plan.code
             )
@@ -128,15 +128,6 @@ def make(plan: Plan) -> bool:
         else:
             services.roll(plan.code, plan.player_id, move.hold, version=game.version)
     return True
-
-
-def on_turn(snapshot: dict[str, Any]) -> bool:
-    """Whether a room's snapshot (:func:`services.snapshot`) shows a bot on turn."""
-    turn = snapshot.get("turn")
-    if not turn:
-        return False
-    player = next((p for p in snapshot["players"] if p["seat"] == turn["seat"]), None)
-    return bool(player and player["bot"] and not player["left"])
 
 
 # --------------------------------------------------------------------------
@@ -155,7 +146,7 @@ async def drive(code: str) -> None:
         # Choosing may load a strategy table: off the event loop, and off the database thread.
         plan = await sync_to_async(_plan, thread_sensitive=False)(position)
         await asyncio.sleep(settings.YAHTZEE_BOT_PAUSE)  # Seconds, so people can follow.
-        if not await database_sync_to_async(make)(plan):
+        if not await outbox.run(make, plan):
             return  # Another driver moved first; it goes on.
 
 

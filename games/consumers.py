@@ -20,7 +20,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games import bots, coach, rules, services
+from games import coach, outbox, rules, services
 from games.models import room_group
 from games.services import CommandError
 
@@ -89,8 +89,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         # Join the group before reading the snapshot, so no event falls between the two.
         await self.channel_layer.group_add(room_group(self.code), self.channel_name)
         try:
-            self.player_id = await database_sync_to_async(services.arrive)(
-                self.code, session_key=session_key, user_id=user_id
+            self.player_id = await outbox.run(
+                services.arrive, self.code, session_key=session_key, user_id=user_id
             )
         except CommandError:
             # Accept first: a close before the handshake reaches the client as a bare HTTP 403,
@@ -100,9 +100,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         self.arrived = True
         await self.accept()
-        snapshot = await self.send_snapshot()
-        if bots.on_turn(snapshot):
-            bots.kick(self.code)  # A bot on turn with no driver (a restarted server) plays on.
+        await self.send_snapshot()
 
     def identity(self) -> tuple[str, int | None]:
         """This connection's browser session key, and its account's id when logged in.
@@ -118,7 +116,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(room_group(self.code), self.channel_name)
         if self.arrived:
-            await database_sync_to_async(services.disconnect)(self.code, self.player_id)
+            await outbox.run(services.disconnect, self.code, self.player_id)
 
     # -- from the client ----------------------------------------------------
 
@@ -157,34 +155,32 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.player_id is not None:
             raise CommandError("already_seated", "you already have a seat in this game")
         session_key, user_id = self.identity()
-        player = await database_sync_to_async(services.join_game)(
+        player = await outbox.run(
+            services.join_game,
             self.code,
             message.get("name"),  # type: ignore[arg-type]
             session_key=session_key,
             user_id=user_id,
         )
-        await database_sync_to_async(services.move_connection)(self.code, None, player.pk)
+        await outbox.run(services.move_connection, self.code, None, player.pk)
         self.player_id = player.pk
         await self.send_json(
             {"type": "joined", "seat": player.seat, "token": player.token, "id": message.get("id")}
         )
 
     async def do_resume(self, message: dict[str, Any]) -> None:
-        self.player_id = await database_sync_to_async(services.resume)(
-            self.code, message.get("token"), current_player_id=self.player_id
+        self.player_id = await outbox.run(
+            services.resume, self.code, message.get("token"), current_player_id=self.player_id
         )
         await self.send_snapshot()
 
     async def do_leave(self, message: dict[str, Any]) -> None:
-        bot_on_turn = await self.call(services.leave_game, message)
-        await database_sync_to_async(services.move_connection)(self.code, self.player_id, None)
+        await self.call(services.leave_game, message)
+        await outbox.run(services.move_connection, self.code, self.player_id, None)
         self.player_id = None
-        if bot_on_turn:
-            bots.kick(self.code)
 
     async def do_start(self, message: dict[str, Any]) -> None:
-        if await self.call(services.start_game, message, version=message.get("version")):
-            bots.kick(self.code)
+        await self.call(services.start_game, message, version=message.get("version"))
 
     async def do_roll(self, message: dict[str, Any]) -> None:
         hold = message.get("hold", [])
@@ -196,17 +192,14 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def do_score(self, message: dict[str, Any]) -> None:
         category = message.get("category")
-        if await self.call(services.score, message, category, version=message.get("version")):
-            bots.kick(self.code)
+        await self.call(services.score, message, category, version=message.get("version"))
 
     async def do_chat(self, message: dict[str, Any]) -> None:
         await self.call(services.chat, message, message.get("text"))
 
     async def do_rematch(self, message: dict[str, Any]) -> None:
         # The rematch event reaches everyone in the room, the asker too, with the new room.
-        await database_sync_to_async(services.rematch)(
-            self.code, self.player_id, as_seat=message.get("seat")
-        )
+        await outbox.run(services.rematch, self.code, self.player_id, as_seat=message.get("seat"))
 
     async def do_coach(self, message: dict[str, Any]) -> None:
         await self.call(services.set_coach, message, message.get("on"))
@@ -255,8 +248,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     ) -> Any:
         """Run a command of this connection's seat and return what it returns; its events
         come back through the group."""
-        return await database_sync_to_async(service)(
-            self.code, self.player_id, *args, as_seat=message.get("seat"), **kw
+        return await outbox.run(
+            service, self.code, self.player_id, *args, as_seat=message.get("seat"), **kw
         )
 
     # -- to the client ------------------------------------------------------
@@ -271,11 +264,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(content))
 
     async def game_event(self, message: dict[str, Any]) -> None:
-        """An event from the room's group: sent on unless this connection has it already."""
-        if message["version"] <= self.version:
-            return
-        self.version = message["version"]
-        await self.send(text_data=message["text"])
+        """Events from the room's group (:func:`games.outbox.send`): each sent on unless this
+        connection has it already."""
+        for version, text in zip(message["versions"], message["texts"], strict=True):
+            if version > self.version:
+                self.version = version
+                await self.send(text_data=text)
 
     async def game_presence(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=message["text"])
+        for text in message["texts"]:
+            await self.send(text_data=text)

@@ -1,9 +1,9 @@
 """What the history pages read: games with their players, cards, totals and winners.
 
-The pages list many games at once, so everything here works on a batch: one
-query for the seats and one for their filled boxes, whatever the number of
-games. Cards are rebuilt with the rules engine (:meth:`Scorecard.from_filled`),
-so the totals, bonuses and winners shown are the rules' own.
+The pages list many games at once, so everything here works on a batch: the
+games' rows carry their saved records, and one query reads the seats of them
+all. The totals, places and winners are the rules' own
+(:meth:`games.rules.Game.outcome`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from django.db.models import Q, QuerySet
 
 from games import rules
 from games.models import Game, Player
-from games.services import cards_of
 
 
 @dataclass(frozen=True)
@@ -25,7 +24,10 @@ class Seat:
 
     player: Player
     card: rules.Scorecard
+    #: Among those who stayed, 1 for the best total (ties share); ``None`` for a seat that left.
+    place: int | None
     is_winner: bool
+    has_left: bool
 
     @property
     def name(self) -> str:
@@ -48,6 +50,8 @@ class GameSummary:
 
     game: Game
     seats: tuple[Seat, ...]
+    #: One seat: nobody to beat, so never a win.
+    solo: bool
 
     @property
     def winners(self) -> tuple[Seat, ...]:
@@ -61,14 +65,10 @@ class GameSummary:
 def summaries(games: Iterable[Game]) -> list[GameSummary]:
     """Each game with its seats' cards and, once finished, its winners; in the order given."""
     games = list(games)
-    by_pk = {g.pk: g for g in games}
     players_by_game: dict[int, list[Player]] = defaultdict(list)
-    for player in Player.objects.filter(game__in=list(by_pk)):
-        player.game = by_pk[player.game_id]  # Saves a query per player for its preset.
-        players_by_game[player.game_id].append(player)
-    cards = cards_of([p for players in players_by_game.values() for p in players])
-    # Players come in seat order (Player.Meta.ordering).
-    return [_summary(game, players_by_game[game.pk], cards) for game in games]
+    for player in Player.objects.filter(game__in=[g.pk for g in games]):
+        players_by_game[player.game_id].append(player)  # In seat order (Player.Meta.ordering).
+    return [_summary(game, players_by_game[game.pk]) for game in games]
 
 
 def summary(game: Game) -> GameSummary:
@@ -76,19 +76,20 @@ def summary(game: Game) -> GameSummary:
     return summaries([game])[0]
 
 
-def _summary(game: Game, players: list[Player], cards: dict[int, rules.Scorecard]) -> GameSummary:
-    finished = game.status == Game.Status.FINISHED
-    stayed = [p for p in players if not p.has_left]
-    best = max((cards[p.pk].total for p in stayed), default=None)
+def _summary(game: Game, players: list[Player]) -> GameSummary:
+    state = game.state or rules.Game.new(max(len(players), 1), game.rules)  # A lobby.
+    outcome = state.outcome()
     seats = tuple(
         Seat(
             player=p,
-            card=cards[p.pk],
-            is_winner=finished and not p.has_left and cards[p.pk].total == best,
+            card=state.cards[p.seat],
+            place=outcome.places[p.seat],
+            is_winner=p.seat in outcome.winners,
+            has_left=p.seat in outcome.left,
         )
         for p in players
     )
-    return GameSummary(game=game, seats=seats)
+    return GameSummary(game=game, seats=seats, solo=outcome.solo)
 
 
 def listed_games() -> QuerySet[Game]:

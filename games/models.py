@@ -1,9 +1,17 @@
-"""What a game stores: the room, its seats, their filled boxes and the log of what happened.
+"""What a game saves: the room, its seats, the game itself and the log of what happened.
 
-The log (:class:`GameEvent`) is the record: every change to a game appends
-events to it, and :mod:`games.replay` rebuilds any game from it with the rules
-engine alone. The other tables hold the state that follows from the log, so a
-command can be checked without replaying the whole game.
+A game is saved as one record on its row (:attr:`Game.record`, the rules
+engine's game as a JSON document, :mod:`games.codec`) and an append-only log
+(:class:`GameEvent`) of everything that happened, from which
+:mod:`games.replay` rebuilds the same record with the rules engine alone. A
+command locks the row, reads the record, applies the rules, and saves the new
+record with the new events in one transaction (:mod:`games.services`).
+
+:class:`Player` rows are kept beside the record because queries need them: the
+history and the profile find the games of an account or a browser session by
+their seats (:func:`games.history.games_of`), and a connection finds its seat by
+session, account or token. What happens in play (cards, turns, who left) is in
+the record only.
 """
 
 from __future__ import annotations
@@ -14,7 +22,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from games import rules
+from games import codec, rules
 
 #: 12 random bytes: 96 bits, written as 16 URL-safe characters.
 INVITE_CODE_BYTES = 12
@@ -36,7 +44,6 @@ def room_group(code: str) -> str:
     return f"game-{code}"
 
 
-CATEGORY_CHOICES = [(c.value, c.label) for c in rules.Category]
 PRESET_CHOICES = [(name, preset.label) for name, preset in rules.PRESETS.items()]
 
 
@@ -64,14 +71,8 @@ class Game(models.Model):
     state_version = models.PositiveIntegerField(default=0)
     #: Open websocket connections that watch without a seat, across every server process.
     watchers = models.PositiveIntegerField(default=0)
-
-    # The state of play that follows from the log. Cards are the FilledBox rows.
-    current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    dice = models.JSONField(null=True, blank=True)
-    rolls_used = models.PositiveSmallIntegerField(default=0)
-    held = models.JSONField(default=list, blank=True)
-    #: ``{"contenders": [seat, ...], "rounds": [[[seat, dice], ...], ...]}`` once started.
-    roll_off = models.JSONField(null=True, blank=True)
+    #: The game in play (:func:`games.codec.encode_game`); ``None`` in the lobby.
+    record = models.JSONField(null=True, blank=True)
     #: Whether the player on turn may ask the strategy engine for the best move (the coach).
     coach = models.BooleanField(default=False)
     #: The finished game this one is the rematch of; each game has at most one rematch.
@@ -94,6 +95,11 @@ class Game(models.Model):
     def rules(self) -> rules.Rules:
         return rules.get_rules(self.preset)
 
+    @property
+    def state(self) -> rules.Game | None:
+        """The game in play, decoded from its record (afresh each time); ``None`` in the lobby."""
+        return None if self.record is None else codec.decode_game(self.record)
+
 
 class Player(models.Model):
     """A seat at a game, held by a browser session (or a client with the seat's token), or a bot."""
@@ -115,7 +121,6 @@ class Player(models.Model):
     token = models.CharField(max_length=64, unique=True, default=new_player_token, editable=False)
     #: Open websocket connections of this seat, across every server process.
     connections = models.PositiveSmallIntegerField(default=0)
-    has_left = models.BooleanField(default=False)
     #: Empty for a person; for a bot, its level.
     bot = models.CharField(max_length=10, choices=Bot.choices, blank=True, default="")
     joined_at = models.DateTimeField(default=timezone.now)
@@ -133,29 +138,6 @@ class Player(models.Model):
     def is_connected(self) -> bool:
         """Whether the seat's player is here: a browser open on the room, or a bot (always)."""
         return bool(self.bot) or self.connections > 0
-
-
-class FilledBox(models.Model):
-    """A box a player has written a score in."""
-
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="boxes")
-    category = models.CharField(max_length=20, choices=CATEGORY_CHOICES)
-    points = models.PositiveSmallIntegerField()
-    round = models.PositiveSmallIntegerField()
-    dice = models.JSONField()
-    #: True when this roll was an extra Yahtzee that earned a bonus check.
-    yahtzee_bonus = models.BooleanField(default=False)
-    created_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        ordering = ["player_id", "round"]
-        verbose_name_plural = "filled boxes"
-        constraints = [
-            models.UniqueConstraint(fields=["player", "category"], name="one_score_per_box"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.player.name}: {self.points} in {self.get_category_display()}"
 
 
 class GameEvent(models.Model):

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games import replay, rules
-from games.services import card_json
+from games import events, replay, rules
+from games.presentation import card_json
 
 #: The events that are moments of play, besides the start (once the roll-off is decided).
 MOVES = {"rolled", "held", "scored", "left", "finished"}
@@ -114,13 +114,13 @@ def _cards(moment: Moment) -> list[dict[str, Any]]:
     return [card_json(card) for card in moment.cards]
 
 
-def build(events: Iterable[tuple[str, Mapping[str, Any]]]) -> Review:
-    """The review of the game these events (kind, payload) describe, as
-    :func:`games.services.replay_events` reads them. Raises :class:`replay.ReplayError`
-    on a broken log or a game that never started."""
+def build(log: Iterable[events.AnyEvent]) -> Review:
+    """The review of the game these events describe, as :func:`games.services.replay_events`
+    reads them. Raises :class:`replay.ReplayError` on a broken log or a game that never
+    started."""
     names: tuple[str, ...] = ()
     moments: list[Moment] = []
-    for step in replay.steps(events):
+    for step in replay.steps(log):
         game = step.room.game
         if game is None:
             continue
@@ -130,7 +130,7 @@ def build(events: Iterable[tuple[str, Mapping[str, Any]]]) -> Review:
             # Play starts once the roll-off is decided (at once in a solo game).
             moments.append(_moment(step, game, names, _start_text(names, game)))
         elif step.kind in MOVES and (step.kind != "left" or moments):
-            text = describe(step.kind, step.data, names, game.turn.dice)
+            text = describe(step.event, names, game)
             moment = _moment(step, game, names, text)
             if step.kind == "finished" and moments:  # The last dice stay on the table.
                 moment = replace(moment, dice=moments[-1].dice)
@@ -141,26 +141,31 @@ def build(events: Iterable[tuple[str, Mapping[str, Any]]]) -> Review:
 
 
 def _moment(step: replay.Step, game: rules.Game, names: Sequence[str], text: str) -> Moment:
-    data = step.data
-    if step.kind == "scored":
+    event = step.event
+    if isinstance(event, events.Scored):
         # The dice stay on the table to show what was scored; the turn has passed on.
-        dice: tuple[int, ...] | None = tuple(data["dice"])
+        dice: tuple[int, ...] | None = event.dice
         held: tuple[int, ...] = ()
     else:
         dice = game.turn.dice
         held = tuple(sorted(game.turn.held))
+    seat = (
+        event.seat
+        if isinstance(event, events.Rolled | events.Held | events.Scored | events.Left)
+        else None
+    )
     return Moment(
         seq=step.seq,
         kind="start" if step.kind in {"started", "roll_off"} else step.kind,
         text=text,
-        seat=data.get("seat") if step.kind in {"rolled", "held", "scored", "left"} else None,
+        seat=seat,
         turn=None if game.is_over else game.current,
         round=game.round,
         dice=dice,
         held=held,
         rolls_left=game.turn.rolls_left,
         cards=game.cards,
-        category=data.get("category") if step.kind == "scored" else None,
+        category=event.category.value if isinstance(event, events.Scored) else None,
     )
 
 
@@ -171,40 +176,33 @@ def _start_text(names: Sequence[str], game: rules.Game) -> str:
     return f"{_and(names)} sit down; {first} won the roll-off and starts."
 
 
-def describe(
-    kind: str,
-    data: Mapping[str, Any],
-    names: Sequence[str],
-    table: Sequence[int] | None = None,
-) -> str:
+def describe(event: events.Event, names: Sequence[str], after: rules.Game) -> str:
     """One move in words: "Ana rolled 3 3 3 5 5.", "Ana kept 3 3 3.", "Ana scored 25 in Full house."
 
-    ``table`` is the dice on the table (a hold names positions, not faces).
+    ``after`` is the game just after it (a hold names positions; the faces are on the table).
     """
-    who = names[data["seat"]] if "seat" in data else ""
-    if kind == "rolled":
-        left = data["rolls_left"]
-        after = f" ({left} roll{'s' if left != 1 else ''} left)" if left else ""
-        kept = f", keeping {_faces(data['dice'], data['held'])}" if data["held"] else ""
-        return f"{who} rolled {_faces(data['dice'])}{kept}{after}."
-    if kind == "held":
-        if not data["held"] or table is None:
-            return f"{who} let go of every die."
-        return f"{who} kept {_faces(table, data['held'])}."
-    if kind == "scored":
-        box = rules.Category(data["category"]).label
-        bonus = f" and a {rules.YAHTZEE_BONUS}-point Yahtzee bonus" if data["yahtzee_bonus"] else ""
-        return f"{who} scored {data['points']} in {box}{bonus}."
-    if kind == "left":
-        return f"{who} left the game."
-    if kind == "finished":
-        winners = [names[s] for s in data["winners"]]
+    if isinstance(event, events.Rolled):
+        left = after.turn.rolls_left
+        then = f" ({left} roll{'s' if left != 1 else ''} left)" if left else ""
+        kept = f", keeping {_faces(event.dice, event.held)}" if event.held else ""
+        return f"{names[event.seat]} rolled {_faces(event.dice)}{kept}{then}."
+    if isinstance(event, events.Held):
+        if not event.held or after.turn.dice is None:
+            return f"{names[event.seat]} let go of every die."
+        return f"{names[event.seat]} kept {_faces(after.turn.dice, event.held)}."
+    if isinstance(event, events.Scored):
+        bonus = f" and a {rules.YAHTZEE_BONUS}-point Yahtzee bonus" if event.yahtzee_bonus else ""
+        return f"{names[event.seat]} scored {event.points} in {event.category.label}{bonus}."
+    if isinstance(event, events.Left):
+        return f"{names[event.seat]} left the game."
+    if isinstance(event, events.Finished):
+        winners = [names[s] for s in event.winners]
         if not winners:
             return "The game is over."
-        best = data["totals"][data["winners"][0]]
+        best = event.totals[event.winners[0]]
         verb = "wins" if len(winners) == 1 else "share the win"
         return f"{_and(winners)} {verb} with {best}."
-    return kind
+    return event.kind
 
 
 def _faces(dice: Sequence[int], positions: Iterable[int] | None = None) -> str:

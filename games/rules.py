@@ -30,7 +30,9 @@ import operator
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Final, TypeAlias
+from typing import Final, NamedTuple, TypeAlias
+
+from games import events
 
 Dice: TypeAlias = tuple[int, ...]
 """Five die faces, each 1 to 6, in the order they lie on the table."""
@@ -627,12 +629,50 @@ class Phase(enum.Enum):
 
 
 @dataclass(frozen=True)
+class Outcome:
+    """Who stands where: every seat's total, its place, the winners, and who left.
+
+    The one answer to "who won" for every page, export and statistic. Places
+    count from 1 and ties share one (two seats on 250 are both 1st, the next is
+    3rd). A seat that left has no place and cannot win; its card stands as it was.
+    """
+
+    totals: tuple[int, ...]
+    #: Each seat's place among those still in the game; ``None`` for a seat that left.
+    places: tuple[int | None, ...]
+    #: The seats in first place once the game is over (ties share); empty before, and
+    #: when everybody left.
+    winners: tuple[int, ...]
+    left: frozenset[int]
+    is_over: bool
+
+    @property
+    def solo(self) -> bool:
+        """A game of one seat: there is nobody to beat, so it is never a win."""
+        return len(self.totals) == 1
+
+
+class Progress(NamedTuple):
+    """What a command did: the game after it and the events it caused, in order."""
+
+    game: Game
+    events: tuple[events.PlayEvent, ...]
+
+
+@dataclass(frozen=True)
 class Game:
     """A whole game: the cards by seat, the roll-off, whose turn it is and that turn.
 
     Seats are numbered from 0. Play starts with the roll-off winner and goes
     round in seat order; seats that left the game are skipped, and their
-    cards stand as they were. Start one with :meth:`new`.
+    cards stand as they were. Start one with :meth:`new`. Every command returns
+    a :class:`Progress`, the new game with the events it caused:
+
+    >>> game, happened = Game.new(1).roll(0, [6, 6, 6, 6, 6])
+    >>> happened
+    (Rolled(seat=0, dice=(6, 6, 6, 6, 6), held=()),)
+    >>> game.score(0, "yahtzee").events[0].points
+    50
     """
 
     rules: Rules
@@ -688,49 +728,72 @@ class Game:
         return min(len(self.cards[self.current].filled) + 1, len(Category))
 
     @property
-    def winners(self) -> tuple[int, ...]:
-        """Seats with the highest grand total among those who stayed, once the game is over.
+    def on_turn(self) -> int | None:
+        """The seat whose turn it is; ``None`` during the roll-off and once the game is over."""
+        return None if self.is_over else self.current
 
-        Tied players share the victory.
+    def outcome(self) -> Outcome:
+        """The totals, places and winners as they stand (winners only once the game is over).
+
+        >>> game = Game.new(1)
+        >>> game.outcome().places, game.outcome().winners
+        ((1,), ())
         """
-        if not self.is_over or not self.active:
-            return ()
-        best = max(self.cards[s].total for s in self.active)
-        return tuple(s for s in self.active if self.cards[s].total == best)
+        totals = tuple(card.total for card in self.cards)
+        stayed = self.active
+        places = tuple(
+            None if s in self.left else 1 + sum(totals[o] > totals[s] for o in stayed)
+            for s in range(self.players)
+        )
+        over = self.is_over
+        winners = tuple(s for s in stayed if places[s] == 1) if over else ()
+        return Outcome(totals, places, winners, self.left, over)
 
     # -- commands -----------------------------------------------------------
 
-    def throw_roll_off(self, dice_by_seat: Mapping[int, Iterable[int]]) -> Game:
-        """The game after one round of the roll-off; play starts once it is decided."""
+    def throw_roll_off(self, dice_by_seat: Mapping[int, Iterable[int]]) -> Progress:
+        """One round of the roll-off; play starts once it is decided."""
         if self.phase is not Phase.ROLL_OFF:
             raise IllegalMoveError("the roll-off is over", code="roll_off_decided")
-        return Game(
-            self.rules, self.cards, self.roll_off.throw(dice_by_seat), left=self.left
-        )._start_if_decided()
+        roll_off = self.roll_off.throw(dice_by_seat)
+        game = Game(self.rules, self.cards, roll_off, left=self.left)._start_if_decided()
+        thrown = events.RollOffThrown(roll_off.rounds[-1], roll_off.contenders, game.current)
+        return Progress(game, (thrown,))
 
-    def roll(self, seat: int, fresh: Iterable[int], hold: Iterable[int] = ()) -> Game:
-        """The game after ``seat`` keeps the dice at ``hold`` and throws the rest as ``fresh``."""
+    def roll(self, seat: int, fresh: Iterable[int], hold: Iterable[int] = ()) -> Progress:
+        """``seat`` keeps the dice at ``hold`` and throws the rest, which land as ``fresh``."""
         self._check_turn(seat)
-        return Game(
-            self.rules, self.cards, self.roll_off, seat, self.turn.roll(fresh, hold), self.left
-        )
+        turn = self.turn.roll(fresh, hold)
+        game = Game(self.rules, self.cards, self.roll_off, seat, turn, self.left)
+        assert turn.dice is not None
+        return Progress(game, (events.Rolled(seat, turn.dice, tuple(sorted(turn.held))),))
 
-    def hold(self, seat: int, hold: Iterable[int]) -> Game:
-        """The game after ``seat`` holds the dice at ``hold`` for the next roll; none is thrown."""
+    def hold(self, seat: int, hold: Iterable[int]) -> Progress:
+        """``seat`` holds the dice at ``hold`` for the next roll; none is thrown."""
         self._check_turn(seat)
-        return Game(self.rules, self.cards, self.roll_off, seat, self.turn.hold(hold), self.left)
+        turn = self.turn.hold(hold)
+        game = Game(self.rules, self.cards, self.roll_off, seat, turn, self.left)
+        return Progress(game, (events.Held(seat, tuple(sorted(turn.held))),))
 
-    def score(self, seat: int, category: Category | str) -> Game:
-        """The game after ``seat`` writes the dice on the table in ``category``; the turn passes."""
+    def score(self, seat: int, category: Category | str) -> Progress:
+        """``seat`` writes the dice on the table in ``category``; the turn passes on."""
         self._check_turn(seat)
-        if self.turn.dice is None:
+        dice = self.turn.dice
+        if dice is None:
             raise IllegalMoveError("roll the dice before scoring", code="not_rolled")
+        box = Category.parse(category)
+        before = self.cards[seat]
         cards = list(self.cards)
-        cards[seat] = cards[seat].score(category, self.turn.dice)
-        return Game(self.rules, tuple(cards), self.roll_off, seat, Turn(), self.left)._pass_turn()
+        cards[seat] = card = before.score(box, dice)
+        game = Game(self.rules, tuple(cards), self.roll_off, seat, Turn(), self.left)._pass_turn()
+        points = card[box]
+        assert points is not None
+        bonus = card.yahtzee_bonus_count > before.yahtzee_bonus_count
+        scored = events.Scored(seat, box, points, dice, bonus, game.on_turn)
+        return Progress(game, (scored, *game._finished()))
 
-    def leave(self, seat: int) -> Game:
-        """The game after ``seat`` leaves: its turns are skipped and its card stands."""
+    def leave(self, seat: int) -> Progress:
+        """``seat`` leaves: its turns are skipped and its card stands."""
         self._check_seat(seat)
         if self.is_over:
             raise IllegalMoveError("the game is over", code="game_over")
@@ -740,14 +803,23 @@ class Game:
         if self.current is None:
             # Leaving the roll-off one seat at a time always leaves a contender: the roll-off
             # is decided, and play starts, as soon as only one is left.
-            return Game(
+            game = Game(
                 self.rules, self.cards, self.roll_off.without(seat), left=left
             )._start_if_decided()
-        if seat != self.current:
-            return Game(self.rules, self.cards, self.roll_off, self.current, self.turn, left)
-        return Game(self.rules, self.cards, self.roll_off, seat, Turn(), left)._pass_turn()
+        elif seat != self.current:
+            game = Game(self.rules, self.cards, self.roll_off, self.current, self.turn, left)
+        else:
+            game = Game(self.rules, self.cards, self.roll_off, seat, Turn(), left)._pass_turn()
+        return Progress(game, (events.Left(seat, game.on_turn), *game._finished()))
 
     # -- helpers ------------------------------------------------------------
+
+    def _finished(self) -> tuple[events.Finished, ...]:
+        """The end of the game, when the command just made has ended it."""
+        if not self.is_over:
+            return ()
+        outcome = self.outcome()
+        return (events.Finished(outcome.winners, outcome.totals),)
 
     def _check_seat(self, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:

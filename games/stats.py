@@ -20,8 +20,8 @@ What counts:
 An account seated twice in one game (two browsers' guest seats claimed into it)
 counts each seat.
 
-The numbers come from the rules engine: each card is rebuilt from its boxes by
-:mod:`games.history`, in three queries whatever the number of games.
+The numbers come from the rules engine: each game's saved record gives its cards
+and its outcome (:mod:`games.history`), in two queries whatever the number of games.
 """
 
 from __future__ import annotations
@@ -80,10 +80,10 @@ def player_stats(user_id: int) -> PlayerStats:
             if seat.player.user_id != user_id:
                 continue
             games += 1
-            if len(summary.seats) > 1:
+            if not summary.solo:
                 versus += 1
                 wins += seat.is_winner
-            if seat.player.has_left:
+            if seat.has_left:
                 continue  # Played and lost; the unfinished card counts for nothing else.
             totals.append(seat.total)
             yahtzees += seat.yahtzees

@@ -17,9 +17,9 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games import analysis, charts, history, rules, services
+from games import analysis, charts, history, presentation, rules, services
 from games.forms import NewGameForm
-from games.models import NAME_MAX_LENGTH, Game, GameEvent, Player
+from games.models import NAME_MAX_LENGTH, Game, Player
 from games.qr import qr_svg
 from games.review import build as review_of
 from games.review import card_rows
@@ -166,7 +166,7 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
         cache.set(analysis_key, judged, timeout=None)
     summary = history.summary(game)
     start = told.at(request.GET.get("at", ""))
-    cards = [services.card_json(card) for card in told.moments[start].cards]
+    cards = [presentation.card_json(card) for card in told.moments[start].cards]
     running = zip(summary.seats, told.running_totals(), strict=True)
     series = [(seat.name, totals) for seat, totals in running]
     return render(
@@ -199,10 +199,8 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
 
 def _ranking(seats: Sequence[history.Seat]) -> list[tuple[str, history.Seat]]:
     """Seats best first with their places ("1st", tied seats share one); who left has none."""
-    stayed = [s for s in seats if not s.player.has_left]
-    ranked = sorted(stayed, key=lambda s: (-s.total, s.player.seat))
-    places = [ordinal(1 + sum(o.total > s.total for o in stayed)) for s in ranked]
-    return [*zip(places, ranked, strict=True), *(("", s) for s in seats if s.player.has_left)]
+    ranked = sorted(seats, key=lambda s: (s.place is None, s.place or 0, s.player.seat))
+    return [(ordinal(s.place) if s.place is not None else "", s) for s in ranked]
 
 
 def ordinal(n: int) -> str:
@@ -216,7 +214,6 @@ def export(request: HttpRequest, code: str) -> JsonResponse:
     """The whole game as JSON: its players, final cards and event log (see docs/export.md)."""
     game = get_object_or_404(Game, code=code)
     summary = history.summary(game)
-    events = GameEvent.objects.filter(game=game).order_by("seq")
     data = {
         "format": EXPORT_FORMAT,
         "url": request.build_absolute_uri(reverse("room", args=[game.code])),
@@ -230,16 +227,13 @@ def export(request: HttpRequest, code: str) -> JsonResponse:
                 "name": seat.name,
                 "host": seat.player.is_host,
                 "bot": seat.player.bot or None,
-                "left": seat.player.has_left,
+                "left": seat.has_left,
                 "winner": seat.is_winner,
-                "card": services.card_json(seat.card),
+                "card": presentation.card_json(seat.card),
             }
             for seat in summary.seats
         ],
-        "events": [
-            {"seq": e.seq, "kind": e.kind, "at": e.created_at.isoformat(), "data": e.payload}
-            for e in events
-        ],
+        "events": presentation.log_json(services.log(game.code)),
     }
     response = JsonResponse(data, json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="yahtzee-{game.code}.json"'

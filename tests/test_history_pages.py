@@ -7,7 +7,7 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.urls import reverse
 
-from games import analysis, replay, services
+from games import analysis, codec, replay, services
 from games.models import Game, Player
 from games.views import EXPORT_FORMAT, GAMES_PER_PAGE
 from tests.server.helpers import SOLO, SOLO_RUNNING, Table, play_solo
@@ -270,7 +270,7 @@ def test_the_export_holds_the_log_and_the_final_cards(client, fixed_dice) -> Non
     assert Player.objects.get(game__code=table.code).token not in raw
     assert "session-ana" not in raw
     # The log alone rebuilds the game, as docs/export.md promises.
-    room = replay.replay((e["kind"], e["data"]) for e in data["events"])
+    room = replay.replay(codec.decode_event(e["kind"], e["data"]) for e in data["events"])
     assert room.game is not None
     assert room.game.cards[0].total == 293
 

@@ -562,16 +562,15 @@ function renderFinish() {
   else if (names.length === 1) headline = `${mine ? "You win" : `${names[0]} wins`} with ${best} points!`;
   else headline = `${names.join(" and ")} share the win with ${best} points.`;
   $("finish-headline").textContent = headline;
-  const ranking = [...state.players].sort((a, b) => (a.left - b.left) || (b.card.total - a.card.total));
+  // The places are the server's (the rules' outcome): ties share one, a seat that left has none.
+  const unplaced = (p) => (p.place === null || p.place === undefined ? Infinity : p.place);
+  const ranking = [...state.players].sort((a, b) => (unplaced(a) - unplaced(b)) || (a.seat - b.seat));
   const list = $("ranking");
   list.replaceChildren();
-  let place = 0;
-  let last = null;
-  ranking.forEach((player, index) => {
-    if (player.card.total !== last) place = index + 1;
-    last = player.card.total;
+  ranking.forEach((player) => {
     const item = el("li", { class: `ranking__item${winners.includes(player.seat) ? " ranking__item--winner" : ""}` });
-    item.append(el("span", { class: "ranking__place" }, player.left ? "–" : ordinal(place)),
+    const place = unplaced(player) === Infinity ? "–" : ordinal(player.place);
+    item.append(el("span", { class: "ranking__place" }, place),
       el("span", { class: "ranking__name" }, player.name + (player.left ? " (left)" : "")),
       el("span", { class: "ranking__total" }, String(player.card.total)));
     list.append(item);

@@ -68,6 +68,7 @@ export function applyEvent(state, message, categories) {
       game.status = "finished";
       game.finished_at = message.at;
       state.winners = data.winners;
+      if (data.places) state.players.forEach((p) => { p.place = data.places[p.seat]; });
       state.turn = null;
       break;
     case "rematch":

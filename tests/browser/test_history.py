@@ -184,7 +184,7 @@ def test_a_rematch_takes_every_open_browser_to_the_new_room(
     open_room(watcher, url)
 
     # The last turn, played in the browser by whoever is on turn.
-    last = Player.objects.get(game__code=code, seat=Game.objects.get(code=code).current_seat)
+    last = Player.objects.get(game__code=code, seat=Game.objects.get(code=code).state.current)  # type: ignore[union-attr]
     player_page = ana if last.name == "Ana" else bob
     for page in (ana, bob, watcher):
         page.wait_for_function("window.yahtzeeRoom && window.yahtzeeRoom.state !== null")

@@ -351,6 +351,12 @@ group("applyEvent: finished, rematch, coach, chat and the rest", () => {
     assert.equal(nobody.game.status, "finished");
   });
 
+  test("finished: each seat takes the place the server gives (ties share, a seat that left has none)", () => {
+    const state = playing(["Ann", "Bob", "Cy"], { turn: null });
+    apply(state, event(120, "finished", { winners: [0, 2], totals: [200, 300, 200], places: [1, null, 1] }));
+    assert.deepEqual(state.players.map((p) => p.place), [1, null, 1]);
+  });
+
   test("rematch: the new room's code", () => {
     const state = playing(["Ann", "Bob"], { turn: null });
     state.game.status = "finished";

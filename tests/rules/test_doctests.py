@@ -1,14 +1,18 @@
-"""The examples in the docstrings of games.rules run and hold."""
+"""The examples in the docstrings of the pure modules run and hold."""
 
 from __future__ import annotations
 
 import doctest
+import importlib
 
-import games.rules
+import pytest
 
 
-def test_rules_doctests_pass() -> None:
+@pytest.mark.parametrize("module", ["games.rules", "games.codec"])
+def test_doctests_pass(module: str) -> None:
     flags = doctest.IGNORE_EXCEPTION_DETAIL | doctest.ELLIPSIS
-    failed, attempted = doctest.testmod(games.rules, optionflags=flags, verbose=False)
+    failed, attempted = doctest.testmod(
+        importlib.import_module(module), optionflags=flags, verbose=False
+    )
     assert attempted > 0
     assert failed == 0

@@ -139,18 +139,18 @@ def play_turn(game: Game, rnd: random.Random) -> Game:
     """
     seat = game.current
     assert seat is not None
-    game = game.roll(seat, roll_for(rnd, 5))
+    game = game.roll(seat, roll_for(rnd, 5)).game
     for _ in range(rnd.randint(0, 2)):
         if rnd.random() < 0.5:
-            held = game.hold(seat, rnd.sample(range(5), rnd.randint(0, 4)))
+            held = game.hold(seat, rnd.sample(range(5), rnd.randint(0, 4))).game
             assert (held.turn.dice, held.turn.rolls_used) == (game.turn.dice, game.turn.rolls_used)
             game = held
         hold = rnd.sample(range(5), rnd.randint(0, 4))
-        game = game.roll(seat, roll_for(rnd, 5 - len(hold)), hold=hold)
+        game = game.roll(seat, roll_for(rnd, 5 - len(hold)), hold=hold).game
         assert game.turn.held == frozenset(hold)
     assert game.turn.dice is not None
     box = rnd.choice(list(game.cards[seat].options(game.turn.dice)))
-    return game.score(seat, box.value)
+    return game.score(seat, box.value).game
 
 
 @GAMES
@@ -160,7 +160,7 @@ def test_every_legal_game_ends_after_thirteen_turns_each(
 ) -> None:
     game = Game.new(players, rules)
     while game.phase is Phase.ROLL_OFF:
-        game = game.throw_roll_off({s: roll_for(rnd, 5) for s in game.roll_off.contenders})
+        game = game.throw_roll_off({s: roll_for(rnd, 5) for s in game.roll_off.contenders}).game
     first = game.roll_off.winner
     assert first is not None
     assert game.current == first
@@ -176,7 +176,7 @@ def test_every_legal_game_ends_after_thirteen_turns_each(
     assert seats == [(first + i) % players for i in range(13 * players)]
     assert all(card.is_complete for card in game.cards)
     best = max(card.total for card in game.cards)
-    assert game.winners == tuple(s for s in range(players) if game.cards[s].total == best)
+    assert game.outcome().winners == tuple(s for s in range(players) if game.cards[s].total == best)
 
 
 @FAST

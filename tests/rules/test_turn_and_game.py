@@ -25,15 +25,15 @@ ROLL = dice("1 2 3 4 6")
 
 def throw(game: Game, **by_seat: str) -> Game:
     """One round of the roll-off, written ``throw(game, s0="6 6 6 6 6", s2="1 1 1 1 1")``."""
-    return game.throw_roll_off({int(k[1:]): dice(v) for k, v in by_seat.items()})
+    return game.throw_roll_off({int(k[1:]): dice(v) for k, v in by_seat.items()}).game
 
 
 def take_turn(game: Game, roll: Iterable[int] = ROLL) -> Game:
     """The current seat rolls once and scores in its first empty box."""
     seat = game.current
     assert seat is not None
-    game = game.roll(seat, roll)
-    return game.score(seat, game.cards[seat].empty[0])
+    game = game.roll(seat, roll).game
+    return game.score(seat, game.cards[seat].empty[0]).game
 
 
 def seats_in_turn(game: Game, turns: int) -> list[int | None]:
@@ -182,10 +182,10 @@ def test_bad_holds_are_refused_when_holding_too(hold: object) -> None:
 
 
 def test_a_game_lets_only_the_seat_on_turn_hold() -> None:
-    game = throw(Game.new(2), s0="6 6 6 6 6", s1="1 1 1 1 1").roll(0, ROLL)
+    game = throw(Game.new(2), s0="6 6 6 6 6", s1="1 1 1 1 1").roll(0, ROLL).game
     with raises_code("not_your_turn", IllegalMoveError):
         game.hold(1, [0])
-    held = game.hold(0, iter([3, 1]))
+    held = game.hold(0, iter([3, 1])).game
     assert held.turn == Turn(dice=ROLL, rolls_used=1, held=frozenset({1, 3}))
     assert (held.current, held.cards, held.round) == (game.current, game.cards, game.round)
     with raises_code("roll_off_pending", IllegalMoveError):
@@ -299,7 +299,7 @@ def test_only_the_current_seat_may_act() -> None:
     game = throw(Game.new(3), s0="1 1 1 1 1", s1="6 6 6 6 5", s2="3 3 3 3 3")
     with raises_code("not_your_turn", IllegalMoveError):
         game.roll(0, ROLL)
-    rolled = game.roll(1, ROLL)
+    rolled = game.roll(1, ROLL).game
     with raises_code("not_your_turn", IllegalMoveError):
         rolled.score(2, Category.CHANCE)
 
@@ -318,18 +318,18 @@ def test_no_play_during_the_roll_off() -> None:
 
 
 def test_a_turn_in_a_game_uses_the_turn_rules() -> None:
-    game = Game.new(1).roll(0, dice("2 2 5 5 1")).roll(0, [5], hold=[0, 1, 2, 3])
+    game = Game.new(1).roll(0, dice("2 2 5 5 1")).game.roll(0, [5], hold=[0, 1, 2, 3]).game
     assert game.turn.dice == (2, 2, 5, 5, 5)
-    game = game.roll(0, [2, 2], hold=[2, 3, 4])
+    game = game.roll(0, [2, 2], hold=[2, 3, 4]).game
     with raises_code("no_rolls_left", IllegalMoveError):
         game.roll(0, [1], hold=[0, 1, 2, 3])
-    game = game.score(0, "full house")
+    game = game.score(0, "full house").game
     assert game.cards[0].filled == {Category.FULL_HOUSE: 25}
     assert (game.turn, game.current, game.round) == (Turn(), 0, 2)
 
 
 def test_a_refused_score_leaves_the_turn_to_the_same_seat() -> None:
-    game = take_turn(Game.new(1)).roll(0, ROLL)
+    game = take_turn(Game.new(1)).roll(0, ROLL).game
     with raises_code("box_filled", IllegalMoveError):
         game.score(0, Category.ONES)
     assert game.current == 0
@@ -355,17 +355,17 @@ def test_a_full_game_of_three_ends_after_thirteen_rounds() -> None:
 
 def test_tied_players_share_the_victory() -> None:
     game = throw(Game.new(3), s0="6 6 6 6 6", s1="1 1 1 1 1", s2="2 2 2 2 2")
-    assert game.winners == ()
+    assert game.outcome().winners == ()
     game = finished(game)
-    assert game.winners == (0, 1, 2)
+    assert game.outcome().winners == (0, 1, 2)
     assert len({card.total for card in game.cards}) == 1
 
 
 def test_highest_grand_total_wins() -> None:
-    game = Game.new(2).throw_roll_off({0: dice("11111"), 1: dice("66666")})
-    game = take_turn(game.roll(1, dice("66666")).score(1, Category.YAHTZEE))
+    game = Game.new(2).throw_roll_off({0: dice("11111"), 1: dice("66666")}).game
+    game = take_turn(game.roll(1, dice("66666")).game.score(1, Category.YAHTZEE).game)
     game = finished(game)
-    assert game.winners == (1,)
+    assert game.outcome().winners == (1,)
     assert game.cards[1].total > game.cards[0].total
 
 
@@ -373,9 +373,9 @@ def test_highest_grand_total_wins() -> None:
 
 
 def test_a_seat_that_leaves_is_skipped_and_its_card_stands() -> None:
-    game = take_turn(four_seats_won_by_seat_2()).roll(3, ROLL)  # seat 2 played, 3 is rolling
+    game = take_turn(four_seats_won_by_seat_2()).roll(3, ROLL).game  # seat 2 played, 3 is rolling
     card = game.cards[2]
-    game = game.leave(2)
+    game = game.leave(2).game
     assert game.current == 3
     assert game.turn.dice == ROLL  # seat 3's turn goes on where it was
     assert game.active == (0, 1, 3)
@@ -385,12 +385,12 @@ def test_a_seat_that_leaves_is_skipped_and_its_card_stands() -> None:
     assert len(card.filled) == 1
     assert all(game.cards[s].is_complete for s in (0, 1, 3))
     assert game.phase is Phase.FINISHED
-    assert game.winners == (0, 1, 3)
+    assert game.outcome().winners == (0, 1, 3)
 
 
 def test_a_seat_leaving_on_its_turn_passes_the_turn() -> None:
-    game = four_seats_won_by_seat_2().roll(2, ROLL)
-    game = game.leave(2)
+    game = four_seats_won_by_seat_2().roll(2, ROLL).game
+    game = game.leave(2).game
     assert game.current == 3
     assert game.turn == Turn()
     assert game.cards[2] == Scorecard()
@@ -401,14 +401,14 @@ def test_a_seat_leaving_on_its_turn_passes_the_turn() -> None:
 def test_leaving_a_finished_game_is_refused() -> None:
     # Leaving after the end must not take a victory away: seat 0 (112) stays the winner.
     game = throw(Game.new(2), s0="6 6 6 6 6", s1="1 1 1 1 1")
-    game = finished(game.roll(0, dice("6 6 6 6 6")).score(0, Category.YAHTZEE))
-    assert game.winners == (0,)
+    game = finished(game.roll(0, dice("6 6 6 6 6")).game.score(0, Category.YAHTZEE).game)
+    assert game.outcome().winners == (0,)
     with raises_code("game_over", IllegalMoveError):
         game.leave(0)
 
 
 def test_leaving_twice_or_from_no_seat_is_refused() -> None:
-    game = Game.new(2).leave(1)
+    game = Game.new(2).leave(1).game
     with raises_code("already_left", IllegalMoveError):
         game.leave(1)
     for seat in (2, -1, "0", None):
@@ -417,7 +417,7 @@ def test_leaving_twice_or_from_no_seat_is_refused() -> None:
 
 
 def test_leaving_the_roll_off_removes_the_seat_from_contention() -> None:
-    game = Game.new(3).leave(0)
+    game = Game.new(3).leave(0).game
     assert game.roll_off.contenders == (1, 2)
     with raises_code("invalid_roll_off", InvalidInputError):
         throw(game, s0="6 6 6 6 6", s1="1 1 1 1 1", s2="1 1 1 1 1")
@@ -429,10 +429,10 @@ def test_leaving_the_roll_off_removes_the_seat_from_contention() -> None:
 def test_tied_leaders_leaving_the_roll_off_one_by_one() -> None:
     game = throw(Game.new(4), s0="6 6 6 6 6", s1="6 6 6 6 6", s2="1 1 1 1 1", s3="2 2 2 2 2")
     assert game.roll_off.contenders == (0, 1)
-    game = game.leave(1)
+    game = game.leave(1).game
     # Seat 0 is alone at the top: it has the highest total and starts without another throw.
     assert (game.phase, game.current) == (Phase.PLAYING, 0)
-    game = game.leave(0)
+    game = game.leave(0).game
     # Seat 0 left on its own turn: the turn passes in seat order; there is no new roll-off.
     assert (game.phase, game.current) == (Phase.PLAYING, 2)
     assert len(game.roll_off.rounds) == 1
@@ -440,7 +440,7 @@ def test_tied_leaders_leaving_the_roll_off_one_by_one() -> None:
 
 
 def test_a_last_seat_left_in_the_roll_off_starts() -> None:
-    game = Game.new(2).leave(0)
+    game = Game.new(2).leave(0).game
     assert (game.phase, game.current) == (Phase.PLAYING, 1)
 
 
@@ -451,10 +451,10 @@ def test_a_game_everyone_left_is_over(start: str) -> None:
         game = take_turn(throw(game, s0="6 6 6 6 6", s1="1 1 1 1 1", s2="1 1 1 1 1"))
     for seat in (2, 0, 1):
         assert not game.is_over
-        game = game.leave(seat)
+        game = game.leave(seat).game
     assert game.is_over
     assert game.phase is Phase.FINISHED
-    assert game.winners == ()
+    assert game.outcome().winners == ()
     with raises_code("game_over", IllegalMoveError):
         game.roll(1, ROLL)
 

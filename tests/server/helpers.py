@@ -3,10 +3,36 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
 
-from games import rules, services
+from games import codec, presentation, rules, services
 from games.models import Game, GameEvent, Player
 from games.services import rules_state
+
+
+@dataclass(frozen=True)
+class Told:
+    """An event as it was broadcast: its kind and its ``data`` (here ``payload``)."""
+
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+
+
+def told(code: str, row: GameEvent) -> Told:
+    """The event saved as ``row`` as the room was told it, if it is the game's last event
+    (what it adds from the game after it is read from the game as it is now)."""
+    table = services.table(code)
+    event = codec.decode_event(row.kind, row.payload)
+    state = table.state if row.seq == table.game.version else None
+    return Told(row.seq, row.kind, presentation.event_data(event, table.names, state))
+
+
+def told_events(code: str, kind: str | None = None) -> list[Told]:
+    """Every event of the log as the export gives it, optionally of one ``kind``."""
+    logged = presentation.log_json(services.log(code))
+    return [Told(e["seq"], e["kind"], e["data"]) for e in logged if kind in (None, e["kind"])]
 
 
 class Table:
@@ -66,8 +92,9 @@ class Table:
             .values_list("kind", flat=True)
         )
 
-    def last_event(self) -> GameEvent:
-        return GameEvent.objects.filter(game__code=self.code).latest("seq")
+    def last_event(self) -> Told:
+        """The last event as the room was told it (its data with what the game after it adds)."""
+        return told(self.code, GameEvent.objects.filter(game__code=self.code).latest("seq"))
 
     def seats(self) -> dict[str, int]:
         return {p.name: p.seat for p in Player.objects.filter(game__code=self.code)}
@@ -140,12 +167,8 @@ def fingerprint(code: str) -> tuple[object, ...]:
         game.version,
         game.state_version,
         game.status,
-        game.current_seat,
-        game.dice,
-        game.rolls_used,
-        game.held,
-        game.roll_off,
-        list(Player.objects.filter(game=game).values_list("seat", "name", "is_host", "has_left")),
+        game.record,
+        list(Player.objects.filter(game=game).values_list("seat", "name", "is_host", "bot")),
         list(
             GameEvent.objects.filter(game=game)
             .values_list("seq", "kind", "payload")

@@ -11,8 +11,8 @@ import random
 
 import pytest
 
-from games import analysis, replay
-from games.models import GameEvent
+from games import analysis, replay, services
+from games.events import AnyEvent
 from games.strategy import load
 from tests.server.helpers import Table, play_out
 
@@ -38,10 +38,8 @@ BEFORE_CHANCE = 214
 LAST_ROLL = (6, 5, 4, 2, 1)
 
 
-def events_of(code: str) -> list[tuple[str, dict]]:  # type: ignore[type-arg]
-    return list(
-        GameEvent.objects.filter(game__code=code).order_by("seq").values_list("kind", "payload")
-    )
+def events_of(code: str) -> list[AnyEvent]:
+    return services.replay_events(code)
 
 
 def chance_left(fixed_dice) -> Table:  # type: ignore[no-untyped-def]
@@ -175,7 +173,7 @@ def test_first_rolls_and_holds_are_not_decisions_the_hold_a_roll_makes_is(fixed_
 
     decisions = analysis.analyse(events).decisions
 
-    kinds = {seq: kind for seq, (kind, _) in enumerate(events, start=1)}
+    kinds = {seq: event.kind for seq, event in enumerate(events, start=1)}
     assert [kinds[d.seq] for d in decisions] == ["rolled", "scored", "scored"]
     keep, yahtzee, straight = decisions
     assert (keep.kind, keep.dice, keep.rolls_left, keep.chosen.label) == (
@@ -275,7 +273,7 @@ def test_a_player_who_left_is_judged_up_to_leaving(fixed_dice) -> None:  # type:
 
     ana, ben, cat = judged.players
     assert (ana.left, ben.left, cat.left) == (False, True, False)
-    (left_at,) = [seq for seq, (kind, _) in enumerate(events, start=1) if kind == "left"]
+    (left_at,) = [seq for seq, event in enumerate(events, start=1) if event.kind == "left"]
     bens = [d for d in judged.decisions if d.seat == 1]
     assert ben.decisions == len(bens) >= 2
     assert all(d.seq < left_at for d in bens)

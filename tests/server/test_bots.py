@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import bots, rules, services
+from games import bots, outbox, rules, services
+from games.events import Held, Rolled, Scored
 from games.models import Game, GameEvent, Player
 from games.replay import replay
 from games.services import CommandError
@@ -25,10 +26,10 @@ def play_bots(code: str) -> int:
 def bot_turns(code: str, seat: int) -> list[list[str]]:
     """The kinds of ``seat``'s events, turn by turn (a turn ends with its score)."""
     turns: list[list[str]] = [[]]
-    for kind, payload in services.replay_events(code):
-        if kind in {"rolled", "held", "scored"} and payload["seat"] == seat:
-            turns[-1].append(kind)
-            if kind == "scored":
+    for event in services.replay_events(code):
+        if isinstance(event, Rolled | Held | Scored) and event.seat == seat:
+            turns[-1].append(event.kind)
+            if isinstance(event, Scored):
                 turns.append([])
     return turns[:-1]
 
@@ -144,8 +145,10 @@ def test_an_optimal_bot_makes_the_moves_the_strategy_advises(fixed_dice) -> None
     table = Table("ana", seats=2)
     services.add_bot(table.code, table.id("ana"), "optimal")
     fixed_dice.load(1, 1, 1, 1, 1, 6, 6, 6, 6, 6)  # The roll-off: the bot throws 30 and starts.
-    # The start says a bot is on turn: the caller starts its driver.
-    assert services.start_game(table.code, table.id("ana"), version=table.version) is True
+    # The start says a bot is on turn: its driver is started once the news is sent.
+    with outbox.collecting() as sent:
+        services.start_game(table.code, table.id("ana"), version=table.version)
+    assert sent.bots == [table.code]
 
     fixed_dice.load(6, 6, 6, 2, 1)
     assert bots.make(bots.next_plan(table.code))  # type: ignore[arg-type]
@@ -169,16 +172,21 @@ def test_an_optimal_bot_makes_the_moves_the_strategy_advises(fixed_dice) -> None
     fixed_dice.load(1, 2, 3, 4, 6)
     table.roll("ana")
     # Ana's score passes the turn back to the bot, and says so.
-    assert services.score(table.code, table.id("ana"), "chance", version=table.version) is True
+    with outbox.collecting() as sent:
+        services.score(table.code, table.id("ana"), "chance", version=table.version)
+    assert sent.bots == [table.code]
 
 
 def test_without_bots_no_command_asks_for_a_driver() -> None:
     table = Table("ana", "ben", seats=2)
-    assert services.start_game(table.code, table.id("ana"), version=table.version) is False
-    first = "ana" if table.state().current == 0 else "ben"
-    table.roll(first)
-    assert services.score(table.code, table.id(first), "chance", version=table.version) is False
-    assert services.leave_game(table.code, table.id("ana")) is False
+    with outbox.collecting() as sent:
+        services.start_game(table.code, table.id("ana"), version=table.version)
+        first = "ana" if table.state().current == 0 else "ben"
+        table.roll(first)
+        services.score(table.code, table.id(first), "chance", version=table.version)
+        services.leave_game(table.code, table.id("ana"))
+    assert sent.bots == []
+    assert [handler for _, handler, _ in sent.sends] == ["game.event"] * 4
 
 
 def test_two_drivers_with_the_same_plan_move_once() -> None:
@@ -214,7 +222,7 @@ def test_the_bots_leave_with_the_last_person_and_the_game_ends() -> None:
 
     assert table.game.status == Game.Status.FINISHED
     assert table.kinds()[-4:] == ["left", "left", "left", "finished"]
-    assert GameEvent.objects.get(game__code=table.code, kind="finished").payload["winners"] == []
+    assert table.last_event().payload["winners"] == []
     assert bots.next_plan(table.code) is None
 
 

@@ -17,7 +17,7 @@ from channels_redis.core import RedisChannelLayer
 from django.contrib.sessions.backends.db import SessionStore
 
 from games import rules, services
-from games.models import FilledBox, Game
+from games.models import Game
 from tests.server.helpers import SOLO, fingerprint
 from yahtzee_site.asgi import application
 
@@ -184,7 +184,11 @@ async def test_two_players_and_a_watcher_play_a_whole_game(fixed_dice) -> None: 
         await alice.drain()
 
     finished = await bob.expect("finished")
-    assert finished["data"] == {"winners": [0], "totals": [ALICE_TOTAL, BOB_TOTAL]}
+    assert finished["data"] == {
+        "winners": [0],
+        "totals": [ALICE_TOTAL, BOB_TOTAL],
+        "places": [1, 2],
+    }
     await watcher.drain()
     # The watcher saw every event, in order, with no gap: 13 rounds of two rolls and a
     # score for Alice, a roll and a score for Bob, then the end.
@@ -426,10 +430,9 @@ async def test_two_sockets_of_one_player_scoring_at_once_score_once(fixed_dice) 
     # ...and exactly one of them was told its copy came too late.
     assert sorted(len(tab.errors) for tab in (alice, other_tab)) == [0, 1]
     assert [e["code"] for tab in (alice, other_tab) for e in tab.errors] == ["stale"]
-    scored = await database_sync_to_async(
-        lambda: FilledBox.objects.filter(player__game__code=code).count()
-    )()
-    assert scored == 1
+    game = await database_sync_to_async(Game.objects.get)(code=code)
+    assert game.state is not None
+    assert [len(card.filled) for card in game.state.cards] == [1, 0]
     await watcher.drain()
     assert [e["kind"] for e in watcher.events] == ["rolled", "scored"]
     for client in (alice, other_tab, bob, watcher):

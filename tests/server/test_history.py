@@ -3,8 +3,9 @@
 import pytest
 from django.contrib.auth.models import User
 
-from games import history, replay, review, rules, services
-from games.models import Game, GameEvent, Player
+from games import history, presentation, replay, review, rules, services
+from games.events import Finished
+from games.models import Game, Player
 from games.services import CommandError
 from tests.server.helpers import SOLO_RUNNING, Table, play_solo
 from tests.server.test_replay import play_randomly
@@ -102,7 +103,7 @@ def test_the_script_gets_every_card_at_the_start_then_each_score_s_points_and_to
     assert (moments[4]["category"], moments[4]["points"], moments[4]["card"]["total"]) == (
         "yahtzee", 50, 50,
     )  # fmt: skip
-    ben = services.card_json(opened.state().cards[1])
+    ben = presentation.card_json(opened.state().cards[1])
     assert moments[6]["card"] == {key: value for key, value in ben.items() if key != "boxes"}
 
 
@@ -120,8 +121,8 @@ def test_a_finished_game_ends_on_its_winner_with_the_last_dice_shown(fixed_dice)
 
 
 def test_a_shared_win_is_told_as_one() -> None:
-    data = {"winners": [0, 2], "totals": [200, 150, 200]}
-    assert review.describe("finished", data, ["ana", "ben", "cat"]) == (
+    finished = Finished(winners=(0, 2), totals=(200, 150, 200))
+    assert review.describe(finished, ["ana", "ben", "cat"], rules.Game.new(3)) == (
         "ana and cat share the win with 200."
     )
 
@@ -140,7 +141,7 @@ def test_it_refuses_to_review_a_game_that_has_not_started() -> None:
 
 
 def test_the_card_rows_leave_an_unearned_bonus_blank_and_keep_card_order(opened: Table) -> None:
-    cards = [services.card_json(c) for c in opened.state().cards]
+    cards = [presentation.card_json(c) for c in opened.state().cards]
     rows = review.card_rows(cards)
 
     assert [r["key"] for r in rows] == [
@@ -166,7 +167,7 @@ def test_summaries_give_totals_and_winners_from_the_rules(fixed_dice) -> None:  
 
     first, second = history.summaries([done.game, playing.game])
 
-    over = GameEvent.objects.get(game__code=done.code, kind="finished").payload
+    over = done.last_event().payload
     assert [s.total for s in first.seats] == over["totals"]
     assert [s.player.seat for s in first.winners] == over["winners"]
     assert first.is_finished
@@ -195,7 +196,7 @@ def test_summaries_take_a_fixed_number_of_queries(fixed_dice, django_assert_num_
         finished(fixed_dice, "ana", "ben")
     games = list(history.listed_games())
 
-    with django_assert_num_queries(2):  # The seats, then their boxes.
+    with django_assert_num_queries(1):  # The seats; the cards are in the games' records.
         history.summaries(games)
 
 

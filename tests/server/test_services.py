@@ -1,11 +1,13 @@
 """The service layer: one command per function, rules applied on the server, all or nothing."""
 
+from typing import Any
+
 import pytest
 
-from games import rules, services
-from games.models import FilledBox, Game, GameEvent, Player
+from games import outbox, rules, services
+from games.models import Game, GameEvent, Player
 from games.services import CommandError
-from tests.server.helpers import Table, fingerprint
+from tests.server.helpers import Table, fingerprint, told_events
 
 pytestmark = pytest.mark.django_db
 
@@ -132,7 +134,7 @@ def test_leaving_in_play_skips_the_seat_and_keeps_its_score(table: Table, fixed_
     assert state.left == {0}
     assert state.current == 1  # Bob again: Alice's turns are skipped.
     assert state.cards[0].total == 25
-    assert Player.objects.get(pk=table.id("alice")).has_left
+    assert services.snapshot(table.code)["players"][0]["left"] is True
 
 
 def test_leaving_on_turn_passes_the_turn(table: Table, fixed_dice) -> None:  # type: ignore[no-untyped-def]
@@ -150,9 +152,12 @@ def test_when_everyone_leaves_the_game_is_over(table: Table) -> None:
     game = table.game
     assert game.status == "finished"
     assert game.finished_at is not None
-    left, finished = GameEvent.objects.filter(game=game).order_by("-seq")[:2][::-1]
+    left, finished = told_events(table.code)[-2:]
     assert left.payload == {"seat": 1, "name": "bob", "next": None}
-    assert finished.payload == {"winners": [], "totals": [0, 0]}
+    assert finished.payload == {"winners": [], "totals": [0, 0], "places": [None, None]}
+    # The log keeps the facts; the name comes from the seats.
+    stored = GameEvent.objects.get(game=game, seq=left.seq).payload
+    assert stored == {"seat": 1, "next": None}
 
 
 def test_a_session_that_left_cannot_join_again(table: Table) -> None:
@@ -192,11 +197,11 @@ def test_the_roll_off_is_thrown_again_until_one_seat_wins(fixed_dice) -> None:  
     )
     table.start()
     assert table.kinds()[-3:] == ["started", "roll_off", "roll_off"]
-    rounds = GameEvent.objects.filter(game__code=table.code, kind="roll_off").order_by("seq")
+    rounds = told_events(table.code, "roll_off")
     assert [e.payload["contenders"] for e in rounds] == [[1, 2], [2]]
     assert [e.payload["first"] for e in rounds] == [None, 2]
     game = table.game
-    assert (game.status, game.current_seat) == ("playing", 2)
+    assert (game.status, table.state().current) == ("playing", 2)
     assert game.started_at is not None
     assert fixed_dice.remaining() == 0
 
@@ -327,7 +332,7 @@ def test_a_hold_shows_everyone_the_dice_held_and_throws_nothing(table: Table, fi
     game = table.game
     assert game.version == before.version + 1
     assert game.state_version == before.state_version  # Holding is not a change of play.
-    assert (game.dice, game.rolls_used, game.held) == ([1, 2, 3, 4, 6], 1, [0, 3])
+    assert table.state().turn == rules.Turn((1, 2, 3, 4, 6), 1, frozenset({0, 3}))
     table.hold("alice", [])  # Letting every die go is a hold too.
     assert table.last_event().payload == {"seat": 0, "held": []}
     assert table.state().turn == rules.Turn((1, 2, 3, 4, 6), 1, frozenset())
@@ -388,14 +393,16 @@ def test_scoring_writes_the_box_and_passes_the_turn(table: Table, fixed_dice) ->
     fixed_dice.load(3, 3, 3, 5, 5)
     table.roll("alice")
     table.score("alice", "full_house")
-    box = FilledBox.objects.get(player__game__code=table.code)
-    assert (box.category, box.points, box.round, box.dice, box.yahtzee_bonus) == (
-        "full_house",
-        25,
-        1,
-        [3, 3, 3, 5, 5],
-        False,
-    )
+    assert table.state().cards[0].filled == {rules.Category.FULL_HOUSE: 25}
+    stored = GameEvent.objects.filter(game__code=table.code).latest("seq").payload
+    assert stored == {  # The facts; the card, total and round come from the saved game.
+        "seat": 0,
+        "category": "full_house",
+        "points": 25,
+        "dice": [3, 3, 3, 5, 5],
+        "yahtzee_bonus": False,
+        "next": 1,
+    }
     snapshot = services.snapshot(table.code)
     assert table.last_event().payload == {
         "seat": 0,
@@ -444,16 +451,15 @@ def _score_yahtzee_then_fill(table: Table, fixed_dice, box: str) -> None:  # typ
 
 def test_a_second_yahtzee_earns_a_bonus_check(table: Table, fixed_dice) -> None:  # type: ignore[no-untyped-def]
     _score_yahtzee_then_fill(table, fixed_dice, "fives")
-    box = FilledBox.objects.get(player__game__code=table.code, category="fives")
-    assert (box.points, box.yahtzee_bonus) == (25, True)
     card = table.state().cards[0]
+    assert card[rules.Category.FIVES] == 25
     assert (card.yahtzee_bonus_count, card.total) == (1, 50 + 25 + 100)
     assert table.last_event().payload["yahtzee_bonus"] is True
 
 
 def test_a_roll_offers_only_the_boxes_the_forced_joker_allows(table: Table, fixed_dice) -> None:  # type: ignore[no-untyped-def]
     _score_yahtzee_then_fill(table, fixed_dice, "fives")
-    rolled = GameEvent.objects.filter(game__code=table.code, kind="rolled").order_by("-seq")[0]
+    rolled = told_events(table.code, "rolled")[-1]
     assert rolled.payload["dice"] == [5, 5, 5, 5, 5]
     assert rolled.payload["options"] == {"fives": 25}  # The Joker sends it to Fives alone.
     scored = table.last_event().payload
@@ -499,8 +505,8 @@ def test_a_complete_game_finishes_with_its_winners(fixed_dice) -> None:  # type:
     assert table.kinds()[-2:] == ["scored", "finished"]
     card = table.state().cards[0]
     assert (card.upper_total, card.lower_total, card.yahtzee_bonus_count) == (30, 235, 12)
-    assert table.last_event().payload == {"winners": [0], "totals": [30 + 235 + 1200]}
-    last_score = GameEvent.objects.filter(game=game, kind="scored").latest("seq").payload
+    assert table.last_event().payload == {"winners": [0], "totals": [1465], "places": [1]}
+    last_score = told_events(table.code, "scored")[-1].payload
     assert (last_score["next"], last_score["round"]) == (None, 13)
     assert last_score["card"] == services.snapshot(table.code)["players"][0]["card"]
     assert last_score["card"]["total"] == 30 + 235 + 1200
@@ -554,7 +560,7 @@ def test_bad_chat_is_refused(table: Table, player: str | None, text: object, cod
 
 
 def test_events_are_append_only(table: Table) -> None:
-    event = table.last_event()
+    event = GameEvent.objects.filter(game__code=table.code).latest("seq")
     event.payload = {"first": 1}
     with pytest.raises(ValueError, match="append-only"):
         event.save()
@@ -570,7 +576,11 @@ def test_events_are_broadcast_only_after_commit(  # type: ignore[no-untyped-def]
     table: Table, fixed_dice, django_capture_on_commit_callbacks, monkeypatch
 ) -> None:
     sent: list[tuple[str, str, list[dict[str, object]]]] = []
-    monkeypatch.setattr(services, "_send", lambda *args: sent.append(args))
+
+    async def record(*args: Any) -> None:
+        sent.append(args)
+
+    monkeypatch.setattr(outbox, "_group_send", record)
     fixed_dice.load(1, 2, 3, 4, 5)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         table.roll("alice")
@@ -579,8 +589,8 @@ def test_events_are_broadcast_only_after_commit(  # type: ignore[no-untyped-def]
     assert sent == []  # Nothing went out before the commit.
     for callback in callbacks:
         callback()
-    [(group, handler, messages)] = sent  # The refused roll sent nothing.
-    assert (group, handler) == (f"game-{table.code}", "game.event")
+    [(code, handler, messages)] = sent  # The refused roll sent nothing.
+    assert (code, handler) == (table.code, "game.event")
     assert [(m["kind"], m["version"]) for m in messages] == [("rolled", table.version)]
 
 
@@ -598,70 +608,3 @@ def test_the_snapshot_shows_the_turn_and_what_each_box_would_score(
     assert snapshot["turn"]["options"]["fours"] == 16
     assert snapshot["players"][0]["card"]["boxes"]["chance"] is None
     assert [e["version"] for e in snapshot["recent"]] == list(range(1, table.version + 1))
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_roll_reads_less_when_the_game_is_in_the_recent_states(
-    fixed_dice, django_assert_num_queries
-) -> None:  # type: ignore[no-untyped-def]
-    table = Table("alice", "bob")
-    fixed_dice.load(*ALICE_FIRST, 1, 2, 3, 4, 5, 6, 6)
-    table.start()
-    table.roll("alice")  # Not in the recent states: the game was started by another command.
-    version = table.version
-    # Locking the game, the event, the game's row: no seats, no boxes.
-    with django_assert_num_queries(5):  # Within BEGIN and COMMIT (SAVEPOINTs on PostgreSQL).
-        services.roll(table.code, table.id("alice"), [0, 1, 2], version=version)
-    assert table.state().turn.dice == (1, 2, 3, 6, 6)
-
-
-@pytest.mark.django_db(transaction=True)
-def test_the_recent_states_never_outlive_a_change_made_elsewhere(fixed_dice) -> None:  # type: ignore[no-untyped-def]
-    table = Table("alice", "bob")
-    fixed_dice.load(*ALICE_FIRST, 1, 2, 3, 4, 5)
-    table.start()
-    table.roll("alice")
-    table.score("alice", "chance")  # Now in this process's recent states.
-    # Another server process lets Bob leave: the play changes, and its version with it.
-    services.recent_states.clear()
-    services.leave_game(table.code, table.id("bob"))
-    fixed_dice.load(6, 6, 6, 6, 6)
-    table.roll("alice")
-    table.score("alice", "yahtzee")
-    assert table.state().left == {1}
-    assert table.state().cards[0].total == 15 + 50
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_hold_reads_less_when_the_game_is_in_the_recent_states(
-    fixed_dice, django_assert_num_queries
-) -> None:  # type: ignore[no-untyped-def]
-    table = Table("alice", "bob")
-    fixed_dice.load(*ALICE_FIRST, 1, 2, 3, 4, 5)
-    table.start()
-    table.roll("alice")  # Now in the recent states.
-    with django_assert_num_queries(5):  # The lock, the event, the game's row; BEGIN and COMMIT.
-        table.hold("alice", [0, 1])
-    with django_assert_num_queries(5):  # And the hold kept the entry.
-        table.hold("alice", [2])
-    assert table.state().turn.held == {2}
-
-
-@pytest.mark.django_db(transaction=True)
-def test_the_recent_states_never_give_a_hold_taken_elsewhere(fixed_dice) -> None:  # type: ignore[no-untyped-def]
-    table = Table("alice", "bob")
-    fixed_dice.load(*ALICE_FIRST, 1, 2, 3, 4, 6)
-    table.start()
-    table.roll("alice")
-    stale = services.recent_states._entries[table.code]  # Held: nothing.
-    # Another server process takes a hold: it changes the held dice but not the state_version,
-    # so this process's entry still matches the game's row.
-    table.hold("alice", [0, 4])
-    services.recent_states._entries[table.code] = stale
-    cached = services.recent_states.get(table.game)
-    assert cached is not None
-    assert cached[1].turn.held == {0, 4}
-    assert cached[1] == table.state()
-    fixed_dice.load(5, 5)
-    table.roll("alice", [0, 1, 2])
-    assert table.state().turn == rules.Turn((1, 2, 3, 5, 5), 2, frozenset({0, 1, 2}))

@@ -21,15 +21,15 @@ def play(strategy: Strategy, games: int, rng: random.Random) -> list[int]:
     for _ in Category:
         strategy.prepare(game.cards[0] for game in tables)
         for i, game in enumerate(tables):
-            game = game.roll(0, [rng.randint(1, 6) for _ in range(5)])
+            game = game.roll(0, [rng.randint(1, 6) for _ in range(5)]).game
             while True:
                 assert game.turn.dice is not None
                 choice = strategy.best(game.cards[0], game.turn.dice, game.turn.rolls_left)
                 if choice.category is not None:
-                    game = game.score(0, choice.category)
+                    game = game.score(0, choice.category).game
                     break
                 fresh = [rng.randint(1, 6) for _ in range(5 - len(choice.hold))]
-                game = game.roll(0, fresh, choice.hold)
+                game = game.roll(0, fresh, choice.hold).game
             tables[i] = game
     assert all(game.is_over for game in tables)
     return [game.cards[0].total for game in tables]

@@ -1,0 +1,132 @@
+"""Telling the room, after the database: broadcasts and bot turns leave from the event loop.
+
+A command (:mod:`games.services`) runs on the database thread and commits. What
+it must tell the room, and whether it handed the turn to a bot, goes into an
+:class:`Outbox` once the transaction has committed, so nobody is told of a
+change that was rolled back. :func:`run` is how the websocket consumer and the
+bots call a command: the command runs on the database thread, and the event
+loop then sends its messages and starts the bot's driver. The database thread
+never waits on the event loop, and the event loop never waits on the database
+thread while it sends.
+
+Called outside :func:`run` (a page's POST, a management command, a test), a
+command delivers its messages itself once it commits, from its own thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import weakref
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any, ParamSpec, TypeVar
+
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from games.models import room_group
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+@dataclass
+class Outbox:
+    """What committed commands have to tell: messages by room, and rooms with a bot on turn."""
+
+    #: (room's invite code, the handler of the consumers, the messages), in commit order.
+    sends: list[tuple[str, str, list[dict[str, Any]]]] = field(default_factory=list)
+    #: Invite codes of the games where a bot is now on turn.
+    bots: list[str] = field(default_factory=list)
+
+    async def deliver(self) -> None:
+        """Send every message to its room, in order, then start the bots' drivers."""
+        for code, handler, messages in self.sends:
+            await send(code, handler, messages)
+        if self.bots:
+            from games import bots  # The bots call the services, which use this module.
+
+            for code in self.bots:
+                bots.kick(code)
+
+
+_current: ContextVar[Outbox | None] = ContextVar("games_outbox", default=None)
+
+
+def post(code: str, handler: str, messages: list[dict[str, Any]], *, bot: bool = False) -> None:
+    """Tell room ``code`` these messages (and start its bot if ``bot``): call once committed.
+
+    Inside :func:`run` they wait in its outbox for the event loop; anywhere else they
+    are sent at once from this thread (a bot then waits for a browser to open the room).
+    """
+    outbox = _current.get()
+    if outbox is not None:
+        outbox.sends.append((code, handler, messages))
+        if bot:
+            outbox.bots.append(code)
+    elif messages:
+        async_to_sync(_group_send)(code, handler, messages)
+
+
+@contextmanager
+def collecting() -> Iterator[Outbox]:
+    """Keep what the commands run in this block post, in the outbox it gives, unsent."""
+    outbox = Outbox()
+    token = _current.set(outbox)
+    try:
+        yield outbox
+    finally:
+        _current.reset(token)
+
+
+async def run(command: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """Run a service ``command`` on the database thread, then deliver what it committed.
+
+    Its messages are sent even when the command raises after a commit (nothing does
+    today, but a message about a committed change must never be lost).
+    """
+
+    def on_database_thread() -> tuple[T | None, BaseException | None, Outbox]:
+        with collecting() as outbox:
+            try:
+                return command(*args, **kwargs), None, outbox
+            except Exception as error:  # Refusals; delivered below after the outbox.
+                return None, error, outbox
+
+    result, error, outbox = await database_sync_to_async(on_database_thread)()
+    await outbox.deliver()
+    if error is not None:
+        raise error
+    return result  # type: ignore[return-value]
+
+
+#: One lock per room in this process, so that two commands' messages to one room leave
+#: in the order the commands committed (each waits here in the order it resumed).
+_room_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+
+async def send(code: str, handler: str, messages: list[dict[str, Any]]) -> None:
+    """Send ``messages`` to everyone in room ``code``, after any this process sent it before."""
+    lock = _room_locks.get(code)
+    if lock is None:
+        lock = _room_locks[code] = asyncio.Lock()
+    async with lock:
+        await _group_send(code, handler, messages)
+
+
+async def _group_send(code: str, handler: str, messages: list[dict[str, Any]]) -> None:
+    """One group message for all of ``messages``: the consumers' ``handler`` gets
+    ``{"versions": [...], "texts": [...]}`` and passes on each text its socket has not had.
+    """
+    layer = get_channel_layer()
+    if layer is None or not messages:  # pragma: no cover - the settings always set a layer
+        return
+    texts = [json.dumps(message) for message in messages]
+    versions = [message.get("version") for message in messages]
+    await layer.group_send(
+        room_group(code), {"type": handler, "versions": versions, "texts": texts}
+    )

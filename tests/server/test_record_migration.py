@@ -1,0 +1,123 @@
+"""Games saved before the saved record (migrations 0005 and 0006) open, review and export the same.
+
+``data/legacy_games.json`` holds games played through the services of commit
+ddeea25, the last to write the old tables, and what the site showed of each
+then (``data/make_legacy_games.py`` made it). Each test loads those rows into
+the schema of that time, migrates, and compares.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+from django.test import RequestFactory
+from django.utils.dateparse import parse_datetime
+
+from games import codec, presentation, replay, review, services, views
+from games.models import Game, GameEvent
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+LEGACY = json.loads((Path(__file__).parent / "data" / "legacy_games.json").read_text())
+BEFORE = [("games", "0004_coach_and_bots")]
+AFTER = [("games", "0006_drop_mirror_tables")]
+DATES = {"created_at", "started_at", "finished_at", "joined_at"}
+
+
+def _load_old_rows() -> None:
+    """The legacy rows, into the tables as migration 0004 left them."""
+    executor = MigrationExecutor(connection)
+    executor.migrate(BEFORE)
+    old = executor.loader.project_state(BEFORE).apps
+    for model, rows in (
+        ("Game", LEGACY["rows"]["game"]),
+        ("Player", LEGACY["rows"]["player"]),
+        ("FilledBox", LEGACY["rows"]["filledbox"]),
+        ("GameEvent", LEGACY["rows"]["gameevent"]),
+    ):
+        cls = old.get_model("games", model)
+        cls.objects.bulk_create(
+            cls(**{k: parse_datetime(v) if k in DATES and v else v for k, v in row.items()})
+            for row in rows
+        )
+
+
+@pytest.fixture
+def migrated() -> None:
+    _load_old_rows()
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(AFTER)
+
+
+def _codes(status: str | None = None) -> list[str]:
+    return [c for c in LEGACY["codes"] if status in (None, LEGACY["expected"][c]["status"])]
+
+
+def test_the_legacy_data_covers_what_a_game_can_hold() -> None:
+    kinds = {row["kind"] for row in LEGACY["rows"]["gameevent"]}
+    assert kinds == set(GameEvent.Kind)
+    statuses = {LEGACY["expected"][code]["status"] for code in LEGACY["codes"]}
+    assert statuses == {"lobby", "playing", "finished"}
+
+
+def test_every_game_gets_a_record_that_its_log_replays_to(migrated: None) -> None:
+    for code in _codes():
+        game = Game.objects.get(code=code)
+        room = replay.replay(services.replay_events(code))
+        assert game.state == room.game, code
+        assert (game.record is None) == (LEGACY["expected"][code]["status"] == "lobby")
+        if game.record is not None:
+            assert game.record["format"] == codec.GAME_FORMAT
+
+
+def test_every_finished_game_exports_as_before(migrated: None) -> None:
+    factory = RequestFactory(HTTP_HOST="localhost")
+    for code in _codes("finished") + _codes("playing"):
+        response = views.export(factory.get(f"/g/{code}/export.json"), code)
+        exported = json.loads(response.content)
+        for event in exported["events"]:
+            if event["kind"] == "finished":  # New: each seat's final place.
+                places = event["data"].pop("places")
+                assert places == [p["place"] for p in services.snapshot(code)["players"]]
+        assert exported == LEGACY["expected"][code]["export"], code
+
+
+def test_every_game_reviews_as_before(migrated: None) -> None:
+    for code in _codes("finished") + _codes("playing"):
+        moments = review.build(services.replay_events(code)).moments_json()
+        assert moments == LEGACY["expected"][code]["review"], code
+
+
+def test_every_game_opens_with_the_same_snapshot_and_history(migrated: None) -> None:
+    for code in _codes():
+        expected = LEGACY["expected"][code]
+        snapshot: dict[str, Any] = services.snapshot(code)
+        recent = snapshot.pop("recent")
+        for player in snapshot["players"]:
+            del player["place"]  # New: each seat's place, from the game's outcome.
+        assert snapshot == expected["snapshot"], code
+        assert [e["version"] for e in recent] == list(
+            range(max(1, snapshot["version"] - services.RECENT_EVENTS + 1), snapshot["version"] + 1)
+        )
+        summary = views.history.summary(Game.objects.get(code=code))
+        assert {
+            "names": [s.name for s in summary.seats],
+            "totals": [s.total for s in summary.seats],
+            "winners": [s.player.seat for s in summary.winners],
+        } == expected["history"], code
+
+
+def test_the_log_keeps_the_facts_and_the_export_adds_the_rest(migrated: None) -> None:
+    code = _codes("finished")[0]
+    stored = {e.kind: e.payload for e in GameEvent.objects.filter(game__code=code)}
+    assert set(stored["scored"]) == {"seat", "category", "points", "dice", "yahtzee_bonus", "next"}
+    assert set(stored["rolled"]) == {"seat", "dice", "held"}
+    exported = presentation.log_json(services.log(code))
+    scored = next(e for e in exported if e["kind"] == "scored")
+    assert {"card", "round", "total"} <= set(scored["data"])
