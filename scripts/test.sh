@@ -20,6 +20,6 @@ echo "== ruff"
 ruff check .
 ruff format --check .
 echo "== mypy --strict on the pure modules"
-mypy --strict games/rules.py games/replay.py games/charts.py games/analysis.py games/strategy
+mypy --strict games/rules.py games/replay.py games/charts.py games/analysis.py games/protocol.py games/strategy
 echo "== pytest (database: ${DATABASE_URL:-sqlite default}, channel layer: ${REDIS_URL:-in-memory})"
 pytest "$@"

@@ -11,7 +11,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize(
-    "module", ["games.rules", "games.replay", "games.strategy", "games.charts", "games.analysis"]
+    "module",
+    [
+        "games.rules",
+        "games.replay",
+        "games.strategy",
+        "games.charts",
+        "games.analysis",
+        "games.protocol",
+    ],
 )
 def test_pure_modules_import_without_django(module: str) -> None:
     # A fresh interpreter in which Django cannot be imported at all (in this one
