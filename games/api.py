@@ -2,11 +2,10 @@
 
 It creates rooms and shows them; everything that happens in a room happens on
 its websocket. It does not use the browser's session, so it needs no CSRF
-token: a seat created here is held by the token it returns.
+token: a seat created here is held by the token it returns. A request body is
+read and checked by :func:`games.protocol.decode_create_game`, as the websocket's
+messages are by :func:`games.protocol.decode`.
 """
-
-import json
-from typing import Any
 
 from django.http import HttpRequest, JsonResponse
 from django.urls import reverse
@@ -14,10 +13,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-from games import rules, services
+from games import protocol, rules, services
 from games.services import CommandError
 
-MAX_BODY_BYTES = 16 * 1024
+MAX_BODY_BYTES = protocol.MAX_MESSAGE_BYTES
 
 
 def _error(status: int, code: str, message: str) -> JsonResponse:
@@ -28,19 +27,13 @@ def _error(status: int, code: str, message: str) -> JsonResponse:
 @require_POST
 def create_game(request: HttpRequest) -> JsonResponse:
     """``POST /api/games/`` with ``{"name", "preset", "seats"}``: a new room (201)."""
-    if len(request.body) > MAX_BODY_BYTES:
-        return _error(413, "too_large", "the request is 16 KiB at most")
     try:
-        data: Any = json.loads(request.body or b"{}")
-    except ValueError:
-        return _error(400, "invalid_json", "the request body is not valid JSON")
-    if not isinstance(data, dict):
-        return _error(400, "invalid_message", "the request body is a JSON object")
+        data = protocol.decode_create_game(request.body)
+    except protocol.ProtocolError as error:
+        return _error(413 if error.code == "too_large" else 400, error.code, str(error))
     try:
         game, player = services.create_game(
-            preset=data.get("preset", rules.OFFICIAL.name),
-            seats=data.get("seats", rules.MAX_PLAYERS),
-            host_name=data.get("name"),
+            preset=data.preset, seats=data.seats, host_name=data.name
         )
     except (CommandError, rules.RuleError) as error:
         return _error(400, error.code, str(error))

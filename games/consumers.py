@@ -2,10 +2,11 @@
 
 The consumer is thin. It finds the connection's seat, joins the room's group,
 sends a snapshot, turns each message into a call to :mod:`games.services`,
-and relays the events the services broadcast. Every refusal, from the rules
-or from the services, becomes an error for the sender alone in one place,
+and relays the events the services broadcast. Every message is read and checked
+by :func:`games.protocol.decode`, and every refusal, from the protocol, the
+rules or the services, becomes an error for the sender alone in one place,
 :meth:`GameConsumer.receive`. The messages are documented in
-``docs/protocol.md``.
+``docs/protocol.md`` and declared in :mod:`games.protocol`.
 """
 
 from __future__ import annotations
@@ -20,12 +21,14 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games import coach, outbox, rules, services
+from games import coach, outbox, protocol, rules, services
 from games.models import room_group
 from games.services import CommandError
 
 #: The largest message a client may send, in bytes of UTF-8.
-MAX_MESSAGE_BYTES = 16 * 1024
+MAX_MESSAGE_BYTES = protocol.MAX_MESSAGE_BYTES
+#: A command's handler; its message is of the type it is filed under in ``commands``.
+Handler = Callable[["GameConsumer", Any], Awaitable[None]]
 #: Close code when the invite code leads nowhere (4000-4999 are the application's own).
 CLOSE_NO_SUCH_GAME = 4404
 
@@ -121,135 +124,119 @@ class GameConsumer(AsyncWebsocketConsumer):
     # -- from the client ----------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Check one message, run its command, and answer any refusal to the sender only."""
-        message: Any = None
+        """Read one message, run its command, and answer any refusal to the sender only."""
+        request_id: protocol.RequestId = None
         try:
-            if text_data is None:
-                raise CommandError("invalid_message", "messages are JSON text, not binary")
-            if len(text_data.encode()) > MAX_MESSAGE_BYTES:
-                raise CommandError(
-                    "too_large", f"messages are {MAX_MESSAGE_BYTES // 1024} KiB at most"
-                )
-            if not self.rate_limit.allow():
-                raise CommandError("rate_limited", "too many messages: slow down")
-            try:
-                message = json.loads(text_data)
-            except ValueError:
-                raise CommandError("invalid_json", "the message is not valid JSON") from None
-            if not isinstance(message, dict):
-                raise CommandError("invalid_message", "a message is a JSON object with a type")
-            handler = self.commands.get(message.get("type"))  # type: ignore[arg-type]
-            if handler is None:
-                raise CommandError("unknown_type", f"unknown message type {message.get('type')!r}")
-            seat = message.get("seat")
-            if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-                raise CommandError("invalid_message", "seat is a whole number")
-            await handler(self, message)
-        except (CommandError, rules.RuleError) as error:
-            request_id = message.get("id") if isinstance(message, dict) else None
+            frame = text_data if text_data is not None else bytes_data
+            message = protocol.decode(frame, admit=self.rate_limit.allow)
+            request_id = message.id
+            await self.commands[type(message)](self, message)
+        except (protocol.ProtocolError, CommandError, rules.RuleError) as error:
+            if isinstance(error, protocol.ProtocolError):
+                request_id = error.id
             await self.send_json(
                 {"type": "error", "code": error.code, "message": str(error), "id": request_id}
             )
 
-    async def do_join(self, message: dict[str, Any]) -> None:
+    async def do_join(self, message: protocol.Join) -> None:
         if self.player_id is not None:
             raise CommandError("already_seated", "you already have a seat in this game")
         session_key, user_id = self.identity()
         player = await outbox.run(
             services.join_game,
             self.code,
-            message.get("name"),  # type: ignore[arg-type]
+            message.name,
             session_key=session_key,
             user_id=user_id,
         )
         await outbox.run(services.move_connection, self.code, None, player.pk)
         self.player_id = player.pk
         await self.send_json(
-            {"type": "joined", "seat": player.seat, "token": player.token, "id": message.get("id")}
+            {"type": "joined", "seat": player.seat, "token": player.token, "id": message.id}
         )
 
-    async def do_resume(self, message: dict[str, Any]) -> None:
+    async def do_resume(self, message: protocol.Resume) -> None:
         self.player_id = await outbox.run(
-            services.resume, self.code, message.get("token"), current_player_id=self.player_id
+            services.resume, self.code, message.token, current_player_id=self.player_id
         )
         await self.send_snapshot()
 
-    async def do_leave(self, message: dict[str, Any]) -> None:
+    async def do_leave(self, message: protocol.Leave) -> None:
         await self.call(services.leave_game, message)
         await outbox.run(services.move_connection, self.code, self.player_id, None)
         self.player_id = None
 
-    async def do_start(self, message: dict[str, Any]) -> None:
-        await self.call(services.start_game, message, version=message.get("version"))
+    async def do_start(self, message: protocol.Start) -> None:
+        await self.call(services.start_game, message, version=message.version)
 
-    async def do_roll(self, message: dict[str, Any]) -> None:
-        hold = message.get("hold", [])
-        await self.call(services.roll, message, hold, version=message.get("version"))
+    async def do_roll(self, message: protocol.Roll) -> None:
+        hold = message.hold
+        await self.call(services.roll, message, hold, version=message.version)
 
-    async def do_hold(self, message: dict[str, Any]) -> None:
+    async def do_hold(self, message: protocol.Hold) -> None:
         # No version: a hold changes nobody's choices, so quick clicks must never be stale.
-        await self.call(services.hold, message, message.get("hold"))
+        await self.call(services.hold, message, message.hold)
 
-    async def do_score(self, message: dict[str, Any]) -> None:
-        category = message.get("category")
-        await self.call(services.score, message, category, version=message.get("version"))
+    async def do_score(self, message: protocol.Score) -> None:
+        await self.call(services.score, message, message.category, version=message.version)
 
-    async def do_chat(self, message: dict[str, Any]) -> None:
-        await self.call(services.chat, message, message.get("text"))
+    async def do_chat(self, message: protocol.Chat) -> None:
+        await self.call(services.chat, message, message.text)
 
-    async def do_rematch(self, message: dict[str, Any]) -> None:
+    async def do_rematch(self, message: protocol.Rematch) -> None:
         # The rematch event reaches everyone in the room, the asker too, with the new room.
-        await outbox.run(services.rematch, self.code, self.player_id, as_seat=message.get("seat"))
+        await outbox.run(services.rematch, self.code, self.player_id, as_seat=message.seat)
 
-    async def do_coach(self, message: dict[str, Any]) -> None:
-        await self.call(services.set_coach, message, message.get("on"))
+    async def do_coach(self, message: protocol.Coach) -> None:
+        await self.call(services.set_coach, message, message.on)
 
-    async def do_add_bot(self, message: dict[str, Any]) -> None:
-        await self.call(services.add_bot, message, message.get("level"))
+    async def do_add_bot(self, message: protocol.AddBot) -> None:
+        await self.call(services.add_bot, message, message.level)
 
-    async def do_remove_bot(self, message: dict[str, Any]) -> None:
-        await self.call(services.remove_bot, message, message.get("bot"))
+    async def do_remove_bot(self, message: protocol.RemoveBot) -> None:
+        await self.call(services.remove_bot, message, message.bot)
 
-    async def do_advice(self, message: dict[str, Any]) -> None:
+    async def do_advice(self, message: protocol.Advice) -> None:
         """The coach's advice for the player on turn, to this connection alone."""
         position = await database_sync_to_async(services.coach_position)(
-            self.code, self.player_id, as_seat=message.get("seat")
+            self.code, self.player_id, as_seat=message.seat
         )
         # A table may load from disk (or compute) first: off the database thread.
         advice = await sync_to_async(coach.advice, thread_sensitive=False)(*position)
-        await self.send_json({**advice, "id": message.get("id")})
+        await self.send_json({**advice, "id": message.id})
 
-    async def do_snapshot(self, message: dict[str, Any]) -> None:
+    async def do_snapshot(self, message: protocol.SnapshotRequest) -> None:
         await self.send_snapshot()
 
-    async def do_ping(self, message: dict[str, Any]) -> None:
-        await self.send_json({"type": "pong", "id": message.get("id")})
+    async def do_ping(self, message: protocol.Ping) -> None:
+        await self.send_json({"type": "pong", "id": message.id})
 
-    commands: ClassVar[dict[str, Callable[[GameConsumer, dict[str, Any]], Awaitable[None]]]] = {
-        "join": do_join,
-        "resume": do_resume,
-        "leave": do_leave,
-        "start": do_start,
-        "roll": do_roll,
-        "hold": do_hold,
-        "score": do_score,
-        "chat": do_chat,
-        "rematch": do_rematch,
-        "coach": do_coach,
-        "add_bot": do_add_bot,
-        "remove_bot": do_remove_bot,
-        "advice": do_advice,
-        "snapshot": do_snapshot,
-        "ping": do_ping,
+    #: The handler of each message type; every type of :data:`protocol.ClientMessage` has one.
+    commands: ClassVar[dict[type[protocol.Message], Handler]] = {
+        protocol.Join: do_join,
+        protocol.Resume: do_resume,
+        protocol.Leave: do_leave,
+        protocol.Start: do_start,
+        protocol.Roll: do_roll,
+        protocol.Hold: do_hold,
+        protocol.Score: do_score,
+        protocol.Chat: do_chat,
+        protocol.Rematch: do_rematch,
+        protocol.Coach: do_coach,
+        protocol.AddBot: do_add_bot,
+        protocol.RemoveBot: do_remove_bot,
+        protocol.Advice: do_advice,
+        protocol.SnapshotRequest: do_snapshot,
+        protocol.Ping: do_ping,
     }
 
     async def call(
-        self, service: Callable[..., Any], message: dict[str, Any], *args: Any, **kw: Any
+        self, service: Callable[..., Any], message: protocol.Message, *args: Any, **kw: Any
     ) -> Any:
         """Run a command of this connection's seat and return what it returns; its events
         come back through the group."""
         return await outbox.run(
-            service, self.code, self.player_id, *args, as_seat=message.get("seat"), **kw
+            service, self.code, self.player_id, *args, as_seat=message.seat, **kw
         )
 
     # -- to the client ------------------------------------------------------

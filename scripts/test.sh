@@ -22,7 +22,7 @@ ruff check .
 ruff format --check .
 echo "== mypy --strict on the pure modules"
 mypy --strict games/rules.py games/events.py games/codec.py games/replay.py \
-  games/presentation.py games/charts.py games/analysis.py games/strategy
+  games/presentation.py games/protocol.py games/charts.py games/analysis.py games/strategy
 echo "== node --test (the page modules in static/js)"
 if command -v node >/dev/null 2>&1; then
   node --test --test-reporter=spec tests/js/*.test.mjs

@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
         "games.strategy",
         "games.charts",
         "games.analysis",
+        "games.protocol",
     ],
 )
 def test_pure_modules_import_without_django(module: str) -> None:

@@ -336,6 +336,26 @@ BAD_INPUTS = [
     ("chat too long", 0, "bob", text(type="chat", text="x" * 501), "chat_too_long"),
     ("watcher chats", 0, "watcher", text(type="chat", text="hi"), "not_a_player"),
     ("over 16 KiB", 0, "bob", text(type="chat", text="x" * 16_400), "too_large"),
+    # Each of these used to close the socket with 1011 and a traceback.
+    ("type an array", 0, "alice", '{"type": []}', "unknown_type"),
+    ("type an object", 0, "alice", '{"type": {"a": 1}}', "unknown_type"),
+    ("type a list of a type", 0, "alice", '{"type": ["roll"]}', "unknown_type"),
+    ("an array 5,000 deep", 0, "alice", "[" * 5000 + "]" * 5000, "invalid_message"),
+    (
+        "hold 5,000 deep",
+        1,
+        "alice",
+        '{"type": "roll", "version": "V", "hold": ' + "[" * 5000 + "]" * 5000 + "}",
+        "invalid_hold",
+    ),
+    (
+        "chat 3,000 deep",
+        0,
+        "alice",
+        '{"type": "chat", "text": ' + '{"":' * 3000 + "1" + "}" * 3000 + "}",
+        "invalid_message",
+    ),
+    ("version a boolean", 1, "alice", text(type="roll", version=True), "invalid_message"),
 ]
 
 

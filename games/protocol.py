@@ -1,0 +1,865 @@
+"""The wire: every message a client sends and the server sends back, declared once.
+
+``docs/protocol.md`` describes the messages for people; this module declares
+them for the program, and ``docs/schema/client.json`` and ``server.json`` are
+generated from it for outside clients (``python -m games.protocol`` writes them,
+``--check`` says whether the committed ones are current).
+
+**From the client.** :func:`decode` is the one door: it takes a websocket frame
+and returns one of the fifteen typed messages (:data:`ClientMessage`), or raises
+:class:`ProtocolError` with a stable ``code``, a message for people and the
+request's ``id`` when it could be read. Whatever the frame holds (any JSON of any
+shape or depth within the 16 KiB cap, or no JSON at all) the answer is one of
+those two, never another exception. It checks shape and type only: a ``hold``
+is a list of integers here, and the rules decide whether the positions make
+sense; a chat is text here, and the services decide whether it is too long.
+Integers are strict: ``true`` is not 1 and ``1.0`` is not 1. Unknown fields are
+ignored, so that older servers accept newer clients.
+:func:`decode_create_game` does the same for the body of ``POST /api/games/``.
+
+**From the server.** :data:`ServerMessage` and :data:`Event` declare what the
+server sends, exactly as it is sent today (a test checks the services' output
+against them). Events are tagged by ``kind``, so msgspec writes ``kind`` first
+when it encodes one; JSON gives the order of an object's members no meaning.
+
+**Why msgspec.** ``benchmarks/wire.py`` measured both candidates on the same
+schema (the fifteen messages as a union tagged by ``type``, strict integers, a
+second envelope-only read of ``id`` on a refusal) on a 2-core machine at a load
+average of 0.9, median time to decode and validate one message:
+
+=============================  ==========  ===========
+message                        msgspec     pydantic
+=============================  ==========  ===========
+roll with hold (62 bytes)      0.44 µs     1.82 µs
+score (71 bytes)               0.39 µs     1.58 µs
+chat of 400 characters         1.00 µs     2.42 µs
+hold nested 5,000 deep         10.1 µs     7.2 µs
+chat of 15,900 characters      5.0 µs      3.9 µs
+=============================  ==========  ===========
+
+(``json.loads`` alone, with no checks, takes 2.2 µs on the roll and 59 µs on
+the deep one before it fails with ``RecursionError``.) The messages clients
+actually send are four times cheaper with msgspec; the rare malformed and
+oversized ones cost about the same with either, and all of it is far below the
+milliseconds a command spends in the database. The rest decided it: msgspec is
+one small wheel with no dependencies, its structs are plain typed classes that
+``mypy --strict`` reads, and it writes JSON Schema from the same declarations.
+Its two inconveniences are handled here: a validation error names the field
+only in its text (``... - at `$.hold[0]```), read in one function,
+:func:`_field_of`, whose format a test pins; and its parser has no depth limit
+of its own but Python's recursion limit, so a message nested a few hundred
+levels deep raises ``RecursionError``, which :func:`decode` turns into
+``invalid_message`` (pydantic's parser stops at 200 levels).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final, Literal, TypeAlias, get_args
+
+import msgspec
+
+#: The largest message a client may send (a websocket frame, or an API request body), in bytes.
+MAX_MESSAGE_BYTES: Final = 16 * 1024
+
+#: What a client may send as ``id``: it comes back as it went.
+RequestId: TypeAlias = str | int | float | None
+
+CategoryName: TypeAlias = Literal[
+    "ones",
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "three_of_a_kind",
+    "four_of_a_kind",
+    "full_house",
+    "small_straight",
+    "large_straight",
+    "yahtzee",
+    "chance",
+]
+
+
+class ProtocolError(ValueError):
+    """A message that cannot be read as one of the protocol's messages.
+
+    ``code`` is stable (``docs/protocol.md`` lists them), ``message`` is for people,
+    and ``id`` is the request's own ``id`` when it could be read, else ``None``.
+    """
+
+    def __init__(self, code: str, message: str, id: RequestId = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.id = id
+
+
+# --------------------------------------------------------------------------
+# From the client
+# --------------------------------------------------------------------------
+
+
+class Message(msgspec.Struct, tag_field="type", frozen=True, kw_only=True):
+    """Fields every client message may carry."""
+
+    #: Echoed back in the error the message causes, and in the joined, pong and advice replies.
+    id: RequestId = None
+    #: The seat the sender means to act for; it must be its own. Left out: its own seat.
+    seat: int | None = None
+
+
+class Join(Message, tag="join", frozen=True, kw_only=True):
+    """Take the next free seat in the lobby under a display name."""
+
+    name: str
+
+
+class Resume(Message, tag="resume", frozen=True, kw_only=True):
+    """Act as the seat that holds this token."""
+
+    token: str
+
+
+class Leave(Message, tag="leave", frozen=True, kw_only=True):
+    """Give up your seat."""
+
+
+class Start(Message, tag="start", frozen=True, kw_only=True):
+    """The host starts the game."""
+
+    version: int
+
+
+class Roll(Message, tag="roll", frozen=True, kw_only=True):
+    """The player on turn keeps the dice at positions ``hold`` (0 to 4) and throws the rest."""
+
+    version: int
+    hold: list[int] = []
+
+
+class Hold(Message, tag="hold", frozen=True, kw_only=True):
+    """The player on turn shows which dice (positions 0 to 4) it means to keep."""
+
+    hold: list[int]
+
+
+class Score(Message, tag="score", frozen=True, kw_only=True):
+    """The player on turn writes the dice in a box (any case; spaces or hyphens for ``_``)."""
+
+    version: int
+    category: str
+
+
+class Chat(Message, tag="chat", frozen=True, kw_only=True):
+    """A player says something to the room (1 to 500 characters once trimmed)."""
+
+    text: str
+
+
+class Rematch(Message, tag="rematch", frozen=True, kw_only=True):
+    """A player of a finished game opens its rematch."""
+
+
+class Coach(Message, tag="coach", frozen=True, kw_only=True):
+    """The host turns the coach on or off."""
+
+    on: bool
+
+
+class AddBot(Message, tag="add_bot", frozen=True, kw_only=True):
+    """The host seats a bot (``optimal`` or ``casual``) in the next empty seat."""
+
+    level: str
+
+
+class RemoveBot(Message, tag="remove_bot", frozen=True, kw_only=True):
+    """The host takes the bot in seat ``bot`` off the table."""
+
+    bot: int
+
+
+class Advice(Message, tag="advice", frozen=True, kw_only=True):
+    """The player on turn asks the coach about the dice on the table."""
+
+
+class SnapshotRequest(Message, tag="snapshot", frozen=True, kw_only=True):
+    """Ask for a fresh snapshot."""
+
+
+class Ping(Message, tag="ping", frozen=True, kw_only=True):
+    """Ask for a pong."""
+
+
+ClientMessage: TypeAlias = (
+    Join
+    | Resume
+    | Leave
+    | Start
+    | Roll
+    | Hold
+    | Score
+    | Chat
+    | Rematch
+    | Coach
+    | AddBot
+    | RemoveBot
+    | Advice
+    | SnapshotRequest
+    | Ping
+)
+
+#: The fifteen types, in the order of ``docs/protocol.md``.
+CLIENT_TYPES: Final = tuple(str(t.__struct_config__.tag) for t in get_args(ClientMessage))
+
+#: The code and the explanation for a field of the wrong shape: today's codes, field by field.
+FIELD_ERRORS: Final = {
+    "type": ("unknown_type", f"a message has a type: one of {', '.join(CLIENT_TYPES)}"),
+    "hold": ("invalid_hold", "hold is a list of dice positions, 0 to 4"),
+    "category": ("unknown_category", "category is the name of a box, as text"),
+    "name": ("invalid_name", "choose a name: some text"),
+    "token": ("invalid_token", "a token is the text a join or the API gave you"),
+    "level": ("invalid_bot", "a bot's level is optimal or casual"),
+    "id": ("invalid_message", "id is a string, a number or null"),
+    "seat": ("invalid_message", "seat is a whole number"),
+    "version": ("invalid_message", "send the version of the game you last saw (a whole number)"),
+    "text": ("invalid_message", "chat needs some text"),
+    "on": ("invalid_message", "say whether the coach is on: true or false"),
+    "bot": ("invalid_message", "name the bot's seat (a whole number)"),
+}
+
+
+class _Envelope(msgspec.Struct):
+    # Raw: read without looking inside, so a bad type cannot hide a good id, or the reverse.
+    id: msgspec.Raw = msgspec.Raw(b"null")
+    type: msgspec.Raw = msgspec.Raw(b"null")
+
+
+_client_decoder: Final[msgspec.json.Decoder[ClientMessage]] = msgspec.json.Decoder(ClientMessage)
+_envelope_decoder: Final = msgspec.json.Decoder(_Envelope)
+_id_decoder: Final = msgspec.json.Decoder(RequestId)
+_type_decoder: Final = msgspec.json.Decoder(str)
+
+
+def decode(frame: str | bytes | None, *, admit: Callable[[], bool] | None = None) -> ClientMessage:
+    """The client message in one websocket frame, or :class:`ProtocolError`.
+
+    ``frame`` is a text frame's text; ``bytes`` (or ``None``) is a binary frame,
+    which is refused. ``admit`` is asked once the size is known to be fine and
+    before anything is read (the consumer's rate limit): when it says no, the
+    frame is refused as ``rate_limited``. The checks, in order: ``invalid_message``
+    (binary), ``too_large``, ``rate_limited``, ``invalid_json``, ``invalid_message``
+    (not an object, or nested too deeply to read), ``unknown_type``, then one code
+    per field (:data:`FIELD_ERRORS`).
+
+    >>> decode('{"type": "roll", "hold": [0, 1], "version": 7}')
+    Roll(id=None, seat=None, version=7, hold=[0, 1])
+    >>> try:
+    ...     decode('{"type": "roll", "hold": [true], "version": 7, "id": "r"}')
+    ... except ProtocolError as error:
+    ...     print(error.code, error.id)
+    invalid_hold r
+    """
+    if not isinstance(frame, str):
+        raise ProtocolError("invalid_message", "messages are JSON text, not binary")
+    try:
+        data = frame.encode()
+    except UnicodeEncodeError:  # A lone surrogate: no websocket can carry one.
+        raise ProtocolError("invalid_json", "the message is not valid UTF-8 text") from None
+    if len(data) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"messages are {MAX_MESSAGE_BYTES // 1024} KiB at most")
+    if admit is not None and not admit():
+        raise ProtocolError("rate_limited", "too many messages: slow down")
+    try:
+        return _client_decoder.decode(data)
+    except msgspec.ValidationError as error:
+        request_id, type_ = _envelope(data)
+        code, message = _refusal(error, FIELD_ERRORS)
+        if code == "unknown_type" and type_ is not None:
+            message = f"unknown message type {type_!r}"
+        raise ProtocolError(code, message, request_id) from None
+    except msgspec.DecodeError:
+        raise ProtocolError("invalid_json", "the message is not valid JSON") from None
+    except RecursionError:
+        raise ProtocolError(
+            "invalid_message", "the message nests arrays or objects too deeply to read"
+        ) from None
+
+
+def _envelope(data: bytes) -> tuple[RequestId, str | None]:
+    """The ``id`` and ``type`` of a message refused by the schema, each when it can be read."""
+    try:
+        envelope = _envelope_decoder.decode(data)
+    except (msgspec.DecodeError, RecursionError):
+        return None, None
+    try:
+        request_id = _id_decoder.decode(envelope.id)
+    except msgspec.DecodeError:
+        request_id = None
+    try:
+        type_: str | None = _type_decoder.decode(envelope.type)
+    except msgspec.DecodeError:
+        type_ = None
+    return request_id, type_
+
+
+_AT = re.compile(r" - at `\$\.([A-Za-z_][A-Za-z0-9_]*)")
+_MISSING = re.compile(r"^Object missing required field `([^`]*)`$")
+
+
+def _field_of(error: msgspec.ValidationError) -> str | None:
+    """The top-level field a validation error is about, from msgspec's text.
+
+    msgspec names the path at the end (``Expected `int`, got `bool` - at `$.hold[0]```)
+    or, for a missing field of the top object, in the sentence.
+    """
+    text = str(error)
+    if match := _AT.search(text):
+        return match.group(1)
+    if match := _MISSING.match(text):
+        return match.group(1)
+    return None
+
+
+def _refusal(
+    error: msgspec.ValidationError, field_errors: dict[str, tuple[str, str]]
+) -> tuple[str, str]:
+    field = _field_of(error)
+    if field is None:  # The message as a whole: not an object.
+        return "invalid_message", f"a message is a JSON object with a type ({error})"
+    code, explanation = field_errors.get(field, ("invalid_message", f"{field} is not valid"))
+    return code, f"{explanation} ({error})"
+
+
+# --------------------------------------------------------------------------
+# The HTTP API's request
+# --------------------------------------------------------------------------
+
+
+class CreateGame(msgspec.Struct, frozen=True, kw_only=True):
+    """The body of ``POST /api/games/``; every field is optional."""
+
+    #: Your display name: with it you take seat 0 as host.
+    name: str | None = None
+    #: The rules: ``official`` (forced Joker) or ``free_joker``.
+    preset: str = "official"
+    #: How many players may sit down, 1 to 6.
+    seats: int = 6
+
+
+class CreatedGame(msgspec.Struct, frozen=True, kw_only=True):
+    """The reply to ``POST /api/games/`` (201): the room, and your seat and its token."""
+
+    code: str
+    websocket: str
+    snapshot: str
+    seat: int | None
+    token: str | None
+
+
+class ApiErrorDetail(msgspec.Struct, frozen=True, kw_only=True):
+    code: str
+    message: str
+
+
+class ApiError(msgspec.Struct, frozen=True, kw_only=True):
+    """The body of every refusal of the HTTP API."""
+
+    error: ApiErrorDetail
+
+
+CREATE_GAME_ERRORS: Final = {
+    "name": ("invalid_name", "a name is some text"),
+    "preset": ("unknown_rules", "preset is official or free_joker"),
+    "seats": ("invalid_seats", "seats is a whole number from 1 to 6"),
+}
+
+_create_game_decoder: Final = msgspec.json.Decoder(CreateGame)
+
+
+def decode_create_game(body: bytes) -> CreateGame:
+    """The request of ``POST /api/games/`` (an empty body is ``{}``), or :class:`ProtocolError`.
+
+    The codes: ``too_large``, ``invalid_json``, ``invalid_message`` (not an object,
+    or nested too deeply), then ``invalid_name``, ``unknown_rules``, ``invalid_seats``.
+    """
+    if len(body) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"the request is {MAX_MESSAGE_BYTES // 1024} KiB at most")
+    try:
+        return _create_game_decoder.decode(body or b"{}")
+    except msgspec.ValidationError as error:
+        if _field_of(error) is None:
+            raise ProtocolError("invalid_message", "the request body is a JSON object") from None
+        raise ProtocolError(*_refusal(error, CREATE_GAME_ERRORS)) from None
+    except msgspec.DecodeError:
+        raise ProtocolError("invalid_json", "the request body is not valid JSON") from None
+    except RecursionError:
+        raise ProtocolError(
+            "invalid_message", "the request nests arrays or objects too deeply to read"
+        ) from None
+
+
+# --------------------------------------------------------------------------
+# From the server
+# --------------------------------------------------------------------------
+# Field order is the order on the wire. Messages other than events are not tagged
+# (msgspec would write the tag first, and events share one type): each says its
+# ``type`` in a field of its own.
+
+
+class Boxes(msgspec.Struct, frozen=True, kw_only=True):
+    """The thirteen boxes of a card: points, or ``null`` while empty."""
+
+    ones: int | None
+    twos: int | None
+    threes: int | None
+    fours: int | None
+    fives: int | None
+    sixes: int | None
+    three_of_a_kind: int | None
+    four_of_a_kind: int | None
+    full_house: int | None
+    small_straight: int | None
+    large_straight: int | None
+    yahtzee: int | None
+    chance: int | None
+
+
+class Card(msgspec.Struct, frozen=True, kw_only=True):
+    """A scorecard: every box, and the totals."""
+
+    boxes: Boxes
+    upper_total: int
+    upper_bonus: int
+    yahtzee_bonus_count: int
+    yahtzee_bonus: int
+    lower_total: int
+    total: int
+
+
+class GameInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """A room: its code, rules, seats, coach, status and times, and the round being played."""
+
+    code: str
+    preset: str
+    preset_label: str
+    seats: int
+    coach: bool
+    status: Literal["lobby", "playing", "finished"]
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+    round: int | None
+
+
+class You(msgspec.Struct, frozen=True, kw_only=True):
+    """The seat a connection acts for."""
+
+    seat: int
+    name: str
+    host: bool
+
+
+class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """One seat of the room, as the snapshot shows it."""
+
+    seat: int
+    name: str
+    host: bool
+    connected: bool
+    left: bool
+    bot: Literal["optimal", "casual"] | None
+    card: Card
+    #: The seat's place by total among those still in the game (ties share); ``null`` in the
+    #: lobby and for a seat that left.
+    place: int | None
+
+
+class TurnInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """The turn being played: the dice (``null`` before the first roll), the held
+    positions, the rolls left and what each allowed box would score."""
+
+    seat: int
+    dice: list[int] | None
+    held: list[int]
+    rolls_left: int
+    options: dict[CategoryName, int]
+
+
+class RollOffInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """The roll-off: seats still in it, each round's ``[seat, dice]`` throws, the winner."""
+
+    contenders: list[int]
+    rounds: list[list[tuple[int, list[int]]]]
+    winner: int | None
+
+
+# -- events: the data of each kind --------------------------------------------
+
+
+class CreatedData(msgspec.Struct, frozen=True, kw_only=True):
+    preset: str
+    seats: int
+    #: Missing from the logs of games made before the coach existed.
+    coach: bool | msgspec.UnsetType = msgspec.UNSET
+    #: Only in a rematch's log: the invite code of the game it follows.
+    rematch_of: str | msgspec.UnsetType = msgspec.UNSET
+
+
+class JoinedData(msgspec.Struct, frozen=True, kw_only=True):
+    seat: int
+    name: str
+    host: bool
+    #: Only for a bot: its level.
+    bot: Literal["optimal", "casual"] | msgspec.UnsetType = msgspec.UNSET
+
+
+class LeftData(msgspec.Struct, frozen=True, kw_only=True):
+    """In the lobby ``host`` (the host's seat after the change); in play ``next``."""
+
+    seat: int
+    name: str
+    host: int | msgspec.UnsetType | None = msgspec.UNSET
+    next: int | msgspec.UnsetType | None = msgspec.UNSET
+
+
+class StartedData(msgspec.Struct, frozen=True, kw_only=True):
+    players: list[str]
+    first: int | None
+
+
+class RollOffData(msgspec.Struct, frozen=True, kw_only=True):
+    throws: list[tuple[int, list[int]]]
+    contenders: list[int]
+    first: int | None
+
+
+class RolledData(msgspec.Struct, frozen=True, kw_only=True):
+    """A roll. ``rolls_left`` and ``options`` follow from the game after it: a live event
+    has them, an event in a snapshot's ``recent`` has the facts only."""
+
+    seat: int
+    dice: list[int]
+    held: list[int]
+    rolls_left: int | msgspec.UnsetType = msgspec.UNSET
+    options: dict[CategoryName, int] | msgspec.UnsetType = msgspec.UNSET
+
+
+class HeldData(msgspec.Struct, frozen=True, kw_only=True):
+    seat: int
+    held: list[int]
+
+
+class ScoredData(msgspec.Struct, frozen=True, kw_only=True):
+    """A score. ``total``, ``round`` and ``card`` follow from the game after it: a live
+    event has them, an event in a snapshot's ``recent`` has the facts only."""
+
+    seat: int
+    category: CategoryName
+    points: int
+    dice: list[int]
+    yahtzee_bonus: bool
+    next: int | None
+    total: int | msgspec.UnsetType = msgspec.UNSET
+    round: int | msgspec.UnsetType = msgspec.UNSET
+    card: Card | msgspec.UnsetType = msgspec.UNSET
+
+
+class FinishedData(msgspec.Struct, frozen=True, kw_only=True):
+    """The end. ``places`` follow from the game: not in a snapshot's ``recent``."""
+
+    winners: list[int]
+    totals: list[int]
+    places: list[int | None] | msgspec.UnsetType = msgspec.UNSET
+
+
+class RematchData(msgspec.Struct, frozen=True, kw_only=True):
+    code: str
+    seat: int
+    name: str
+
+
+class CoachData(msgspec.Struct, frozen=True, kw_only=True):
+    on: bool
+    seat: int
+    name: str
+
+
+class ChatData(msgspec.Struct, frozen=True, kw_only=True):
+    seat: int
+    name: str
+    text: str
+
+
+class EventMessage(msgspec.Struct, tag_field="kind", frozen=True, kw_only=True):
+    """Something that happened in the game, as broadcast to the room and kept in ``recent``."""
+
+    type: Literal["event"] = "event"
+    #: The event's number in the game's log: 1, 2, 3, ... with no gaps.
+    version: int
+    # Each kind declares its ``data`` and then ``at`` (when, ISO 8601 in UTC), in wire order.
+
+
+class CreatedEvent(EventMessage, tag="created", frozen=True, kw_only=True):
+    data: CreatedData
+    at: str
+
+
+class JoinedEvent(EventMessage, tag="joined", frozen=True, kw_only=True):
+    data: JoinedData
+    at: str
+
+
+class LeftEvent(EventMessage, tag="left", frozen=True, kw_only=True):
+    data: LeftData
+    at: str
+
+
+class StartedEvent(EventMessage, tag="started", frozen=True, kw_only=True):
+    data: StartedData
+    at: str
+
+
+class RollOffEvent(EventMessage, tag="roll_off", frozen=True, kw_only=True):
+    data: RollOffData
+    at: str
+
+
+class RolledEvent(EventMessage, tag="rolled", frozen=True, kw_only=True):
+    data: RolledData
+    at: str
+
+
+class HeldEvent(EventMessage, tag="held", frozen=True, kw_only=True):
+    data: HeldData
+    at: str
+
+
+class ScoredEvent(EventMessage, tag="scored", frozen=True, kw_only=True):
+    data: ScoredData
+    at: str
+
+
+class FinishedEvent(EventMessage, tag="finished", frozen=True, kw_only=True):
+    data: FinishedData
+    at: str
+
+
+class RematchEvent(EventMessage, tag="rematch", frozen=True, kw_only=True):
+    data: RematchData
+    at: str
+
+
+class CoachEvent(EventMessage, tag="coach", frozen=True, kw_only=True):
+    data: CoachData
+    at: str
+
+
+class ChatEvent(EventMessage, tag="chat", frozen=True, kw_only=True):
+    data: ChatData
+    at: str
+
+
+Event: TypeAlias = (
+    CreatedEvent
+    | JoinedEvent
+    | LeftEvent
+    | StartedEvent
+    | RollOffEvent
+    | RolledEvent
+    | HeldEvent
+    | ScoredEvent
+    | FinishedEvent
+    | RematchEvent
+    | CoachEvent
+    | ChatEvent
+)
+
+
+# -- the other messages ------------------------------------------------------------
+
+
+class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything a client needs to draw the room, as of ``version``."""
+
+    type: Literal["snapshot"] = "snapshot"
+    version: int
+    game: GameInfo
+    you: You | None
+    players: list[SeatInfo]
+    watchers: int
+    turn: TurnInfo | None
+    roll_off: RollOffInfo | None
+    winners: list[int]
+    rematch: str | None
+    recent: list[Event]
+
+
+class PresenceSeat(msgspec.Struct, frozen=True, kw_only=True):
+    seat: int
+    connected: bool
+
+
+class Presence(msgspec.Struct, frozen=True, kw_only=True):
+    """Who is connected: each seat, and how many watch."""
+
+    type: Literal["presence"] = "presence"
+    players: list[PresenceSeat]
+    watchers: int
+
+
+class Joined(msgspec.Struct, frozen=True, kw_only=True):
+    """The reply to your own successful join: your seat and its token."""
+
+    type: Literal["joined"] = "joined"
+    seat: int
+    token: str
+    id: RequestId = None
+
+
+class AdviceChoice(msgspec.Struct, frozen=True, kw_only=True):
+    kind: Literal["keep", "score"]
+    label: str
+    expected: float
+    loss: float
+    hold: list[int]
+    kept: list[int]
+    category: CategoryName | None
+    points: int | None
+
+
+class AdviceReply(msgspec.Struct, frozen=True, kw_only=True):
+    """The coach's answer: every choice open with these dice, best first."""
+
+    type: Literal["advice"] = "advice"
+    version: int
+    dice: list[int]
+    rolls_left: int
+    choices: list[AdviceChoice]
+    id: RequestId = None
+
+
+class Pong(msgspec.Struct, frozen=True, kw_only=True):
+    """The reply to a ping."""
+
+    type: Literal["pong"] = "pong"
+    id: RequestId = None
+
+
+class Error(msgspec.Struct, frozen=True, kw_only=True):
+    """Your message was refused; nothing changed and the connection stays open."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    id: RequestId = None
+
+
+#: For type hints only: msgspec cannot decode this union (its members share no tag field).
+ServerMessage: TypeAlias = Snapshot | Presence | Joined | AdviceReply | Pong | Error
+
+#: Each kind of message the server sends, by its ``type`` (events are a union of their own).
+SERVER_TYPES: Final[dict[str, type[msgspec.Struct]]] = {
+    "snapshot": Snapshot,
+    "presence": Presence,
+    "joined": Joined,
+    "advice": AdviceReply,
+    "pong": Pong,
+    "error": Error,
+}
+
+
+# --------------------------------------------------------------------------
+# JSON Schema
+# --------------------------------------------------------------------------
+
+SCHEMA_DIR: Final = Path(__file__).resolve().parent.parent / "docs" / "schema"
+_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
+
+
+def _require_constants(components: dict[str, Any]) -> None:
+    # A field with a constant default (``type`` of a server message) is always sent.
+    for schema in components.values():
+        properties = schema.get("properties", {})
+        for name in ("type",):
+            prop = properties.get(name)
+            if prop is not None and "enum" in prop and len(prop["enum"]) == 1:
+                prop.pop("default", None)
+                required = schema.setdefault("required", [])
+                if name not in required:
+                    required.insert(0, name)
+
+
+def json_schemas() -> dict[str, dict[str, Any]]:
+    """The JSON Schemas of both directions, by file name (``client.json``, ``server.json``),
+    and of the HTTP API (``api.json``)."""
+    client = msgspec.json.schema(ClientMessage)
+    client_schema = {
+        "$schema": _DIALECT,
+        "title": "Yahtzee Live: a message from the client",
+        "description": (
+            "Every message a client sends on a room's websocket, as a text frame of at "
+            f"most {MAX_MESSAGE_BYTES} bytes of UTF-8. See docs/protocol.md."
+        ),
+        **client,
+    }
+    # One schema per message: msgspec reads a union of structs only when they share a tag field.
+    schemas, components = msgspec.json.schema_components(
+        [*SERVER_TYPES.values(), Event], ref_template="#/$defs/{name}"
+    )
+    _require_constants(components)
+    server_schema = {
+        "$schema": _DIALECT,
+        "title": "Yahtzee Live: a message from the server",
+        "description": "What the server sends on a room's websocket; see docs/protocol.md.",
+        "anyOf": list(schemas),
+        "$defs": components,
+    }
+    (request, created, refused), api_components = msgspec.json.schema_components(
+        [CreateGame, CreatedGame, ApiError], ref_template="#/$defs/{name}"
+    )
+    api_schema = {
+        "$schema": _DIALECT,
+        "title": "Yahtzee Live: the HTTP API",
+        "description": (
+            "POST /api/games/: the request body, the 201 reply and the body of a refusal "
+            "(GET /api/games/<code>/ answers a snapshot: server.json). See docs/protocol.md."
+        ),
+        "anyOf": [request, created, refused],
+        "$defs": api_components,
+    }
+    return {"client.json": client_schema, "server.json": server_schema, "api.json": api_schema}
+
+
+def _dump(schema: dict[str, Any]) -> str:
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the JSON Schemas into ``docs/schema/``, or with ``--check`` say if they are current."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if stale")
+    args = parser.parse_args(argv)
+    stale = []
+    for name, schema in json_schemas().items():
+        path = SCHEMA_DIR / name
+        text = _dump(schema)
+        if path.exists() and path.read_text() == text:
+            continue
+        stale.append(path)
+        if not args.check:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+    for path in stale:
+        print(f"{'stale' if args.check else 'wrote'}: {path}")
+    return 1 if args.check and stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
