@@ -17,16 +17,17 @@ Nothing is written when a command fails.
 
 from __future__ import annotations
 
+import copy
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import transaction
 from django.utils import timezone
 
-from games import codec, dice, events, outbox, presentation, rules
+from games import codec, dice, events, outbox, presentation, rules, store
 from games.models import NAME_MAX_LENGTH, Game, GameEvent, Player
 
 CHAT_MAX_LENGTH = 500
@@ -34,6 +35,7 @@ CHAT_MAX_LENGTH = 500
 RECENT_EVENTS = 50
 BOT_NAMES = {Player.Bot.OPTIMAL: "Optimal bot", Player.Bot.CASUAL: "Casual bot"}
 #: What a command may change on the game's row (presence counts are kept apart).
+R = TypeVar("R")
 SAVED_FIELDS = [
     "status",
     "started_at",
@@ -117,13 +119,60 @@ class Table:
         seat = self.state.on_turn if self.state is not None else None
         return seat is not None and bool(self.players[seat].bot)
 
+    def copy(self) -> Table:
+        """A copy to apply a command to, leaving this one as it was if the command fails."""
+        return Table(copy.copy(self.game), list(self.players), self.state)
+
+
+#: This process's copies of the games it moved last (:class:`games.store.Copies`).
+copies = store.Copies()
+#: How often a move is tried again when another process moved the game first.
+MOVE_TRIES = 5
+#: For a command that carries no version.
+UNVERSIONED = object()
+
+
+def _move(code: str, act: Callable[[Table], R], *, version: object = UNVERSIONED) -> R:
+    """Apply ``act`` to game ``code`` and save what happened: the path of every move of play.
+
+    A move changes no seat, only the game's record and its log, so it is saved in one
+    statement that succeeds only if nobody moved the game since it was read
+    (:func:`games.store.save_move`): no transaction and no row lock. It is applied to
+    this process's copy of the game when there is one (no read at all), else to the
+    game read afresh in one query. When the save finds the game moved on, or the copy
+    refuses the move (it may be out of date), the game is read again and the move
+    applied to that: a refusal is only ever answered from the game as it is saved.
+
+    A command sent with the ``version`` of the game its sender saw is refused as
+    ``stale`` if the play has changed since.
+    """
+    table = copies.get(code)
+    for _ in range(MOVE_TRIES):
+        fresh = table is None
+        table = _load(code) if table is None else table.copy()
+        try:
+            if version is not UNVERSIONED:
+                _check_version(table.game, version)
+            result = act(table)
+        except (CommandError, rules.RuleError):
+            if fresh:
+                raise
+            table = None  # The copy may be out of date: ask the database.
+            continue
+        if _save(table, in_one_statement=True):
+            return result
+        table = None  # Another process moved the game first.
+    raise CommandError("busy", "the game is changing too fast: try again")
+
 
 @contextmanager
 def _command(code: str, *, version: object = None, versioned: bool = False) -> Iterator[Table]:
     """Lock game ``code``, load it, let the block apply a command, then save what happened.
 
-    With ``versioned``, the command carries the ``version`` of the game its sender saw,
-    and is refused as ``stale`` if the play has changed since.
+    For the commands that change the seats (join, leave, bots, rematch): they write
+    several tables, so they take the row lock in a transaction. With ``versioned``,
+    the command carries the ``version`` of the game its sender saw, and is refused
+    as ``stale`` if the play has changed since.
     """
     with transaction.atomic():
         table = _load(code, lock=True)
@@ -134,19 +183,37 @@ def _command(code: str, *, version: object = None, versioned: bool = False) -> I
 
 
 def _load(code: str, *, lock: bool = False) -> Table:
-    games = Game.objects.select_for_update() if lock else Game.objects
-    try:
-        game = games.get(code=code)
+    """The game and its seats: one query (two for a game without seats, or with the lock)."""
+    if lock:
+        try:
+            game = Game.objects.select_for_update().get(code=code)
+        except Game.DoesNotExist:
+            raise CommandError("no_such_game", "there is no game at this link") from None
+        return Table(game, list(game.players.all()), game.state)
+    players = list(Player.objects.filter(game__code=code).select_related("game"))
+    if players:
+        game = players[0].game
+        for player in players:
+            player.game = game  # One row, shared.
+        return Table(game, players, game.state)
+    try:  # A lobby everyone left.
+        game = Game.objects.get(code=code)
     except Game.DoesNotExist:
         raise CommandError("no_such_game", "there is no game at this link") from None
-    return Table(game, list(game.players.all()), game.state)
+    return Table(game, [], game.state)
 
 
-def _save(table: Table) -> None:
-    """Append what happened to the log, save the record, and tell the room once committed."""
+def _save(table: Table, *, in_one_statement: bool = False) -> bool:
+    """Append what happened to the log, save the record, and tell the room once committed.
+
+    ``in_one_statement``: save with :func:`games.store.save_move`, only if the game has
+    not moved since the table was read; whether it was saved. Otherwise with the ORM,
+    in the caller's transaction (which holds the row lock).
+    """
     if not table.happened:
-        return
+        return True
     game, state, now = table.game, table.state, timezone.now()
+    expected = game.version
     if state is not None:
         game.record = codec.encode_game(state)
         if game.status == Game.Status.LOBBY:
@@ -159,18 +226,31 @@ def _save(table: Table) -> None:
         if event.changes_play:
             game.state_version = game.version
         kind, payload = codec.encode_event(event)
-        rows.append(
-            GameEvent(game=game, seq=game.version, kind=kind, payload=payload, created_at=now)
+        rows.append((game.version, kind, payload))
+    if in_one_statement:
+        if not store.save_move(game, expected, rows, now):
+            return False
+    else:
+        game.save(update_fields=SAVED_FIELDS)
+        GameEvent.objects.bulk_create(
+            GameEvent(game=game, seq=seq, kind=kind, payload=payload, created_at=now)
+            for seq, kind, payload in rows
         )
-    game.save(update_fields=SAVED_FIELDS)
-    GameEvent.objects.bulk_create(rows)
     messages = [
-        presentation.event_message(row.seq, event, now, table.names, state)
-        for row, event in zip(rows, table.happened, strict=True)
+        presentation.event_message(seq, event, now, table.names, state)
+        for (seq, _, _), event in zip(rows, table.happened, strict=True)
     ]
     bot = table.bot_on_turn()
-    transaction.on_commit(lambda: outbox.post(game.code, "game.event", messages, bot=bot))
     table.happened = []
+    kept = table.copy()
+    code = game.code
+
+    def committed() -> None:
+        copies.put(code, kept)
+        outbox.post(code, "game.event", messages, bot=bot)
+
+    transaction.on_commit(committed)
+    return True
 
 
 def _check_version(game: Game, version: object) -> None:
@@ -269,7 +349,8 @@ def start_game(
     code: str, player_id: int | None, *, version: object, as_seat: int | None = None
 ) -> None:
     """The host starts the game: the server throws the roll-off until one seat wins it."""
-    with _command(code, version=version, versioned=True) as table:
+
+    def start(table: Table) -> None:
         table.host(player_id, as_seat, "start the game")
         if table.state is not None:
             raise CommandError("already_started", "the game has already started")
@@ -281,6 +362,8 @@ def start_game(
             table.play(state.throw_roll_off(throws))
             state = table.state
 
+    _move(code, start, version=version)
+
 
 def roll(
     code: str,
@@ -291,13 +374,16 @@ def roll(
     as_seat: int | None = None,
 ) -> None:
     """The player on turn keeps the dice at positions ``hold`` (0 to 4) and throws the rest."""
-    with _command(code, version=version, versioned=True) as table:
+    kept = rules.parse_hold(hold)
+
+    def throw(table: Table) -> None:
         player = table.player(player_id, as_seat)
         state = table.in_play()
-        kept = rules.parse_hold(hold)
         # Dice are thrown only for the player on turn; for anyone else the rules say why not.
         fresh = dice.roll(state.turn.to_throw(kept)) if state.current == player.seat else []
         table.play(state.roll(player.seat, fresh, kept))  # Raises not_your_turn, no_rolls_left...
+
+    _move(code, throw, version=version)
 
 
 def hold(
@@ -309,18 +395,26 @@ def hold(
     clicking dice one after another must never be told the game has moved on. The
     next ``roll`` still names the dice it keeps.
     """
-    with _command(code) as table:
+    kept = rules.parse_hold(hold)
+
+    def show(table: Table) -> None:
         player = table.player(player_id, as_seat)
-        table.play(table.in_play().hold(player.seat, hold))  # Raises not_your_turn...
+        table.play(table.in_play().hold(player.seat, kept))  # Raises not_your_turn...
+
+    _move(code, show)
 
 
 def score(
     code: str, player_id: int | None, category: str, *, version: object, as_seat: int | None = None
 ) -> None:
     """The player on turn writes the dice in ``category``; the turn passes on."""
-    with _command(code, version=version, versioned=True) as table:
+    box = rules.Category.parse(category)
+
+    def write(table: Table) -> None:
         player = table.player(player_id, as_seat)
-        table.play(table.in_play().score(player.seat, category))  # Raises box_filled...
+        table.play(table.in_play().score(player.seat, box))  # Raises box_filled...
+
+    _move(code, write, version=version)
 
 
 def chat(code: str, player_id: int | None, text: object, *, as_seat: int | None = None) -> None:
@@ -332,9 +426,12 @@ def chat(code: str, player_id: int | None, text: object, *, as_seat: int | None 
         raise CommandError(
             "chat_too_long", f"chat messages are {CHAT_MAX_LENGTH} characters at most"
         )
-    with _command(code) as table:
+
+    def say(table: Table) -> None:
         player = table.player(player_id, as_seat)
         table.happened.append(events.Chat(player.seat, player.name, text))
+
+    _move(code, say)
 
 
 def rematch(code: str, player_id: int | None, *, as_seat: int | None = None) -> Game:
@@ -380,13 +477,16 @@ def set_coach(code: str, player_id: int | None, on: object, *, as_seat: int | No
     """The host turns the coach on or off (in the lobby, or during the game)."""
     if not isinstance(on, bool):
         raise CommandError("invalid_message", "say whether the coach is on: true or false")
-    with _command(code) as table:
+
+    def switch(table: Table) -> None:
         host = table.host(player_id, as_seat, "change the coach")
         if table.game.status == Game.Status.FINISHED:
             raise rules.IllegalMoveError("the game is over", code="game_over")
         if table.game.coach != on:  # Already so: nothing happens, nobody is told.
             table.game.coach = on
             table.happened.append(events.CoachSwitched(on, host.seat, host.name))
+
+    _move(code, switch)
 
 
 def add_bot(

@@ -1,8 +1,10 @@
 """The service layer: one command per function, rules applied on the server, all or nothing."""
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.db import connection
 
 from games import outbox, rules, services
 from games.models import Game, GameEvent, Player
@@ -608,3 +610,107 @@ def test_the_snapshot_shows_the_turn_and_what_each_box_would_score(
     assert snapshot["turn"]["options"]["fours"] == 16
     assert snapshot["players"][0]["card"]["boxes"]["chance"] is None
     assert [e["version"] for e in snapshot["recent"]] == list(range(1, table.version + 1))
+
+
+# -- the cost of a move -----------------------------------------------------------------
+
+
+class RoundTrips:
+    """Every statement sent to the database, and every transaction begun, while it is open."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.statements: list[str] = []
+        self.transactions = 0
+        real = connection.set_autocommit
+
+        def set_autocommit(autocommit: bool, **kwargs: Any) -> None:
+            self.transactions += not autocommit
+            real(autocommit, **kwargs)
+
+        monkeypatch.setattr(connection, "set_autocommit", set_autocommit)
+
+    def __call__(self, execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        self.statements.append(sql.split()[0].upper())
+        return execute(sql, params, many, context)
+
+    @property
+    def count(self) -> int:
+        """Round trips: the statements, and a BEGIN and a COMMIT for each transaction."""
+        return len(self.statements) + 2 * self.transactions
+
+
+def counted(monkeypatch: pytest.MonkeyPatch, command: Callable[[], None]) -> RoundTrips:
+    trips = RoundTrips(monkeypatch)
+    with connection.execute_wrapper(trips):
+        command()
+    monkeypatch.undo()
+    return trips
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_roll_and_a_score_take_one_round_trip_with_a_copy_and_two_without(  # type: ignore[no-untyped-def]
+    fixed_dice, monkeypatch
+) -> None:
+    table = Table("alice", "bob")
+    fixed_dice.load(*ALICE_FIRST, 1, 2, 3, 4, 6, 5, 5)
+    table.start()
+    alice = table.id("alice")
+    version = table.version
+
+    roll = counted(monkeypatch, lambda: services.roll(table.code, alice, version=version))
+    assert (roll.count, roll.statements) == (
+        1,
+        ["WITH" if connection.vendor == "postgresql" else "INSERT"],
+    )
+    services.copies.clear()  # As in a process that has not moved this game yet.
+    version = table.version
+    again = counted(
+        monkeypatch, lambda: services.roll(table.code, alice, [0, 1, 2], version=version)
+    )
+    assert again.count == 2  # The game and its seats, read in one query; then the move.
+    version = table.version
+    score = counted(
+        monkeypatch, lambda: services.score(table.code, alice, "chance", version=version)
+    )
+    assert score.count == 1
+    assert table.state().cards[0].total == 1 + 2 + 3 + 5 + 5
+    assert [e.kind for e in told_events(table.code)][-3:] == ["rolled", "rolled", "scored"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_made_on_an_out_of_date_copy_is_made_again_on_the_saved_game(  # type: ignore[no-untyped-def]
+    fixed_dice,
+) -> None:
+    table = Table("alice", "bob")
+    fixed_dice.load(*ALICE_FIRST, 1, 2, 3, 4, 6)
+    table.start()
+    table.roll("alice")
+    seen = table.version
+    stale = services.copies.get(table.code)  # This process's copy, as of the roll.
+    table.hold("alice", [0, 1])  # Another process's move, say:
+    services.copies.put(table.code, stale)  # this process has not seen it.
+    # Made on the copy, the roll throws 5 5 5 but cannot be saved: the game moved on. Made
+    # again on the saved game, it throws 6 6 6. Nobody ever saw the first throw.
+    fixed_dice.load(5, 5, 5, 6, 6, 6)
+    services.roll(table.code, table.id("alice"), [0, 1], version=seen)  # A hold is no change.
+    state = table.state()
+    assert state.turn == rules.Turn((1, 2, 6, 6, 6), 2, frozenset({0, 1}))
+    assert [e.kind for e in told_events(table.code)][-2:] == ["held", "rolled"]
+    assert [e.seq for e in told_events(table.code)] == list(range(1, table.version + 1))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_refusal_is_only_answered_from_the_saved_game(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    table = Table("alice", "bob")
+    fixed_dice.load(*ALICE_FIRST, 1, 2, 3, 4, 6)
+    table.start()
+    old = services.copies.get(table.code)  # Alice on turn, no dice yet.
+    table.roll("alice")
+    table.score("alice", "chance")  # Bob's turn now.
+    services.copies.put(table.code, old)  # An out-of-date copy would refuse Bob's roll.
+    fixed_dice.load(6, 6, 6, 6, 6)
+    services.roll(table.code, table.id("bob"), version=table.version)
+    assert table.state().turn.dice == (6, 6, 6, 6, 6)
+    with pytest.raises(rules.IllegalMoveError) as error:
+        services.roll(table.code, table.id("alice"), version=table.version)
+    assert error.value.code == "not_your_turn"
