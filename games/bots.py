@@ -23,7 +23,6 @@ import logging
 from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import transaction
 
@@ -140,7 +139,7 @@ _driving: dict[str, asyncio.Task[None]] = {}
 async def drive(code: str) -> None:
     """Play the bots' turns in ``code`` until a person is on turn or the game is over."""
     while True:
-        position = await database_sync_to_async(_position)(code)
+        position = await outbox.on_database_thread(_position)(code)
         if position is None:
             return
         # Choosing may load a strategy table: off the event loop, and off the database thread.

@@ -14,16 +14,20 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games import coach, outbox, protocol, rules, services
 from games.models import room_group
 from games.services import CommandError
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
+    from django.contrib.sessions.backends.base import SessionBase
 
 #: The largest message a client may send, in bytes of UTF-8.
 MAX_MESSAGE_BYTES = protocol.MAX_MESSAGE_BYTES
@@ -55,7 +59,8 @@ class RateLimit:
         return True
 
 
-class NoRoomConsumer(AsyncWebsocketConsumer):
+# Channels has no type hints: its consumer classes are Any to mypy.
+class NoRoomConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     """A websocket to a path that is no room: accepted, then closed with a clear code."""
 
     async def connect(self) -> None:
@@ -63,10 +68,11 @@ class NoRoomConsumer(AsyncWebsocketConsumer):
         await self.close(code=CLOSE_NO_SUCH_GAME)
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     """One connection to a game room, as a seated player or as a watcher."""
 
     code: str
+    rate_limit: RateLimit
     player_id: int | None = None
     #: The version of the last event this connection was sent; older ones are not sent again.
     version = 0
@@ -78,7 +84,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         Channels closes stale database connections before every message, on the one
         thread that runs database work: a thread hop for every frame and every event
         relayed, queued behind the commands. Here the database is only reached through
-        the services, wrapped in ``database_sync_to_async``, which cleans up itself.
+        the services, wrapped in ``database_sync_to_async`` (through
+        :func:`games.outbox.on_database_thread`), which cleans up itself.
         """
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
@@ -110,8 +117,8 @@ class GameConsumer(AsyncWebsocketConsumer):
 
         ``AuthMiddlewareStack`` has loaded the user before the consumer starts.
         """
-        session = self.scope.get("session")
-        user = self.scope.get("user")
+        session: SessionBase | None = self.scope.get("session")
+        user: AbstractBaseUser | AnonymousUser | None = self.scope.get("user")
         session_key = (session.session_key if session is not None else None) or ""
         user_id = user.pk if user is not None and user.is_authenticated else None
         return session_key, user_id
@@ -198,7 +205,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def do_advice(self, message: protocol.Advice) -> None:
         """The coach's advice for the player on turn, to this connection alone."""
-        position = await database_sync_to_async(services.coach_position)(
+        position = await outbox.on_database_thread(services.coach_position)(
             self.code, self.player_id, as_seat=message.seat
         )
         # A table may load from disk (or compute) first: off the database thread.
@@ -242,7 +249,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     # -- to the client ------------------------------------------------------
 
     async def send_snapshot(self) -> dict[str, Any]:
-        snapshot = await database_sync_to_async(services.snapshot)(self.code, self.player_id)
+        snapshot = await outbox.on_database_thread(services.snapshot)(self.code, self.player_id)
         self.version = max(self.version, snapshot["version"])
         await self.send_json(snapshot)
         return snapshot

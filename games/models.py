@@ -23,6 +23,7 @@ from django.db import models
 from django.utils import timezone
 
 from games import codec, rules
+from games.rules import Game as RulesGame  # In Game's body, "rules" is its property.
 
 #: 12 random bytes: 96 bits, written as 16 URL-safe characters.
 INVITE_CODE_BYTES = 12
@@ -96,7 +97,7 @@ class Game(models.Model):
         return rules.get_rules(self.preset)
 
     @property
-    def state(self) -> rules.Game | None:
+    def state(self) -> RulesGame | None:
         """The game in play, decoded from its record (afresh each time); ``None`` in the lobby."""
         return None if self.record is None else codec.decode_game(self.record)
 

@@ -493,7 +493,7 @@ def add_bot(
     code: str, player_id: int | None, level: object, *, as_seat: int | None = None
 ) -> Player:
     """The host seats a bot of ``level`` (``optimal`` or ``casual``) in the next empty seat."""
-    if level not in Player.Bot.values:
+    if not isinstance(level, str) or level not in Player.Bot.values:
         raise CommandError("invalid_bot", f"a bot is one of {', '.join(Player.Bot.values)}")
     bot = Player.Bot(level)
     with _command(code) as table:

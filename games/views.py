@@ -4,7 +4,6 @@ import asyncio
 import time
 from collections.abc import Awaitable, Sequence
 
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.contrib import messages
 from django.core.cache import cache
@@ -17,7 +16,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games import analysis, charts, history, presentation, rules, services
+from games import analysis, charts, history, outbox, presentation, rules, services
 from games.forms import NewGameForm
 from games.models import NAME_MAX_LENGTH, Game, Player
 from games.qr import qr_svg
@@ -342,7 +341,7 @@ async def _timed(check: Awaitable[dict[str, object]]) -> dict[str, object]:
 @require_safe
 async def health(request: HttpRequest) -> JsonResponse:
     """Whether the database and the channel layer answer: 200 when both do, else 503."""
-    database = await _timed(database_sync_to_async(_check_database)())
+    database = await _timed(outbox.on_database_thread(_check_database)())
     channel_layer = await _timed(_check_channel_layer())
     ok = bool(database["ok"]) and bool(channel_layer["ok"])
     return JsonResponse(

@@ -158,7 +158,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
-STATIC_ROOT = BASE_DIR / "var" / "staticfiles"
+# None where nothing is collected (the test settings serve straight from the finders).
+STATIC_ROOT: Path | None = BASE_DIR / "var" / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
