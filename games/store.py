@@ -50,7 +50,7 @@ def save_move(
     ops = connection.ops
     now = ops.adapt_datetimefield_value(created_at)
     events = json.dumps([{"seq": s, "kind": k, "payload": p} for s, k, p in rows])
-    row = [
+    row: list[Any] = [
         json.dumps(game.record),
         game.version,
         game.state_version,
@@ -62,7 +62,8 @@ def save_move(
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute(_POSTGRESQL, [*row, game.pk, expected_version, now, events])
-            return cursor.rowcount == len(rows)
+            saved: int = cursor.rowcount
+            return saved == len(rows)
         try:
             cursor.execute(_SQLITE, [game.pk, expected_version, *row, now, events])
         except IntegrityError as error:
