@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.solver import mid_game_positions  # noqa: E402
-from games.rules import OFFICIAL, Category, Game  # noqa: E402
+from games.rules import OFFICIAL, Category, Game, Position  # noqa: E402
 from games.strategy import load  # noqa: E402
 from games.strategy.policies import casual, optimal  # noqa: E402
 
@@ -87,8 +87,9 @@ def coach_speed(calls: int, seed: int) -> None:
     positions = mid_game_positions(OFFICIAL, calls, random.Random(seed))
     timings, sizes = [], []
     for card, dice, left in positions:
+        position = Position(OFFICIAL, 0, card, tuple(dice), left)
         started = time.perf_counter()
-        message = advice(OFFICIAL, card, dice, left, 1)
+        message = advice(position, 1)
         timings.append(time.perf_counter() - started)
         sizes.append(len(json.dumps(message)))
     print(f"== The coach: {calls} advice messages on random positions")
