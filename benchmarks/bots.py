@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.solver import mid_game_positions  # noqa: E402
-from games.rules import OFFICIAL, Category, Game  # noqa: E402
+from games.rules import OFFICIAL, Category, Game, Position  # noqa: E402
 from games.strategy import load  # noqa: E402
 from games.strategy.policies import casual, optimal  # noqa: E402
 
@@ -47,7 +47,7 @@ from games.strategy.policies import casual, optimal  # noqa: E402
 def strength(games: int, seed: int) -> None:
     strategy = load(OFFICIAL)
     players = {
-        "Optimal": lambda card, dice, left: optimal(strategy, card, dice, left),
+        "Optimal": lambda position: optimal(strategy, position),
         "Casual": casual,
     }
     print(f"== Strength: {games:,} solitaire games each (official rules, seed {seed})")
@@ -60,9 +60,10 @@ def strength(games: int, seed: int) -> None:
             for _ in Category:
                 game = game.roll(0, [rng.randint(1, 6) for _ in range(5)]).game
                 while True:
-                    assert game.turn.dice is not None
+                    position = game.position()
+                    assert position is not None
                     started = time.perf_counter()
-                    move = choose(game.cards[0], game.turn.dice, game.turn.rolls_left)
+                    move = choose(position)
                     timings.append(time.perf_counter() - started)
                     if move.category is not None:
                         game = game.score(0, move.category).game
@@ -86,8 +87,9 @@ def coach_speed(calls: int, seed: int) -> None:
     positions = mid_game_positions(OFFICIAL, calls, random.Random(seed))
     timings, sizes = [], []
     for card, dice, left in positions:
+        position = Position(OFFICIAL, 0, card, tuple(dice), left)
         started = time.perf_counter()
-        message = advice(OFFICIAL, card, dice, left, 1)
+        message = advice(position, 1)
         timings.append(time.perf_counter() - started)
         sizes.append(len(json.dumps(message)))
     print(f"== The coach: {calls} advice messages on random positions")

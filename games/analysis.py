@@ -1,6 +1,8 @@
 """Post-game analysis: every decision of a finished game against optimal solitaire play.
 
-A *decision* is a choice a player made with dice on the table:
+A *decision* is a choice a player made with dice on the table: the position
+the player was in (:meth:`games.rules.Game.position` just before the event)
+and what was played there:
 
 * every score: the card before it, the dice, the rolls left, and the box chosen;
 * every roll after the first of a turn: the dice showing before it, the rolls
@@ -146,14 +148,11 @@ class Analysis:
 
 
 @dataclass(frozen=True)
-class _Position:
-    """A decision before it is judged: where it was made and what was done."""
+class _Played:
+    """A decision before it is judged: the event that made it, its position, and what was done."""
 
     seq: int
-    seat: int
-    card: rules.Scorecard
-    dice: tuple[int, ...]
-    rolls_left: int
+    position: rules.Position
     hold: tuple[int, ...] | None = None
     category: str | None = None
 
@@ -165,13 +164,13 @@ def analyse(log: Iterable[events.AnyEvent], strategy: Strategy | None = None) ->
     :func:`games.strategy.load`). The game may be unfinished: what was played
     so far is judged. Raises :class:`games.replay.ReplayError` on a broken log.
     """
-    positions, room = _positions(log)
+    played, room = _decisions(log)
     if room.game is None:
         raise replay.ReplayError("the game has not started: there is nothing to analyse")
     solved = strategy or load(room.preset)
     # Work out every turn's values at once: much quicker than one turn at a time.
-    solved.prepare({position.card for position in positions})
-    decisions = tuple(_judge(solved, position) for position in positions)
+    solved.prepare({decision.position.card for decision in played})
+    decisions = tuple(_judge(solved, decision) for decision in played)
     players = tuple(
         _summary(seat, name, seat in room.game.left, decisions)
         for seat, name in enumerate(room.players)
@@ -179,9 +178,9 @@ def analyse(log: Iterable[events.AnyEvent], strategy: Strategy | None = None) ->
     return Analysis(preset=room.preset, decisions=decisions, players=players)
 
 
-def _positions(log: Iterable[events.AnyEvent]) -> tuple[list[_Position], replay.Room]:
+def _decisions(log: Iterable[events.AnyEvent]) -> tuple[list[_Played], replay.Room]:
     """Every decision of the log, unjudged, and the room the log leaves."""
-    positions: list[_Position] = []
+    played: list[_Played] = []
     room: replay.Room | None = None
     for step in replay.steps(log):
         before = room.game if room is not None else None
@@ -189,30 +188,32 @@ def _positions(log: Iterable[events.AnyEvent]) -> tuple[list[_Position], replay.
         event = step.event
         if before is None or not isinstance(event, events.Rolled | events.Scored):
             continue
-        card, turn = before.cards[event.seat], before.turn
-        if turn.dice is None:  # The first roll of a turn: nothing to decide.
+        position = before.position()
+        assert position is not None  # The replay has checked the event's seat was on turn.
+        if not position.has_rolled:  # The first roll of a turn: nothing to decide.
             continue
-        where = (step.seq, event.seat, card, turn.dice, turn.rolls_left)
         if isinstance(event, events.Rolled):
-            positions.append(_Position(*where, hold=event.held))
+            played.append(_Played(step.seq, position, hold=event.held))
         else:
-            positions.append(_Position(*where, category=event.category.value))
+            played.append(_Played(step.seq, position, category=event.category.value))
     if room is None:
         raise replay.ReplayError("an empty log has no game")
-    return positions, room
+    return played, room
 
 
-def _judge(strategy: Strategy, position: _Position) -> Decision:
-    choices = strategy.advise(position.card, position.dice, position.rolls_left)
-    if position.hold is not None:
-        chosen = find_choice(choices, position.dice, hold=position.hold)
+def _judge(strategy: Strategy, played: _Played) -> Decision:
+    position = played.position
+    assert position.dice is not None  # Only positions after a roll are decisions.
+    choices = strategy.advise_position(position)
+    if played.hold is not None:
+        chosen = find_choice(choices, position.dice, hold=played.hold)
     else:
-        chosen = find_choice(choices, position.dice, category=position.category)
+        chosen = find_choice(choices, position.dice, category=played.category)
     loss = points_given_up(choices, chosen)
     return Decision(
-        seq=position.seq,
+        seq=played.seq,
         seat=position.seat,
-        kind="keep" if position.hold is not None else "score",
+        kind="keep" if played.hold is not None else "score",
         round=min(len(position.card.filled) + 1, len(rules.Category)),
         dice=position.dice,
         rolls_left=position.rolls_left,

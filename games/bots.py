@@ -47,51 +47,43 @@ class Plan:
 
 
 @dataclass(frozen=True)
-class _Position:
+class _OnTurn:
+    """The bot on turn in a game: who it is, the play it sees, and its position."""
+
     code: str
     player_id: int
     level: str
     state_version: int
-    preset: rules.Rules
-    card: rules.Scorecard
-    dice: rules.Dice | None
-    rolls_left: int
-    held: tuple[int, ...]
+    position: rules.Position
 
 
-def _position(code: str) -> _Position | None:
-    """The position of the bot on turn in ``code``, or ``None`` if no bot is on turn."""
+def _on_turn(code: str) -> _OnTurn | None:
+    """The bot on turn in ``code`` and its position, or ``None`` if no bot is on turn."""
     table = services.table(code)
-    state = table.state
-    if not table.bot_on_turn() or state is None or state.on_turn is None:
+    position = table.state.position() if table.state is not None else None
+    if not table.bot_on_turn() or position is None:
         return None
-    player = table.players[state.on_turn]
-    return _Position(
+    player = table.players[position.seat]
+    return _OnTurn(
         code=code,
         player_id=player.pk,
         level=player.bot,
         state_version=table.game.state_version,
-        preset=table.game.rules,
-        card=state.cards[player.seat],
-        dice=state.turn.dice,
-        rolls_left=state.turn.rolls_left,
-        held=tuple(sorted(state.turn.held)),
+        position=position,
     )
 
 
-def _plan(position: _Position) -> Plan:
+def _plan(bot: _OnTurn) -> Plan:
     """What the bot does next (pure apart from loading a strategy table)."""
-    if position.dice is None:
-        move, show_hold = Move(), False  # The turn's first roll throws all five.
-    else:
-        move = choose(
-            position.level, position.preset, position.card, position.dice, position.rolls_left
-        )
-        show_hold = not move.is_score and tuple(sorted(move.hold)) != position.held
+    position = bot.position
+    move = choose(bot.level, position)  # Before the first roll: the roll, throwing all five.
+    show_hold = (
+        position.has_rolled and not move.is_score and tuple(sorted(move.hold)) != position.held
+    )
     return Plan(
-        code=position.code,
-        player_id=position.player_id,
-        state_version=position.state_version,
+        code=bot.code,
+        player_id=bot.player_id,
+        state_version=bot.state_version,
         held=position.held,
         move=move,
         show_hold=show_hold,
@@ -100,8 +92,8 @@ def _plan(position: _Position) -> Plan:
 
 def next_plan(code: str) -> Plan | None:
     """The next move of the bot on turn in ``code``, or ``None`` if no bot is on turn."""
-    position = _position(code)
-    return None if position is None else _plan(position)
+    bot = _on_turn(code)
+    return None if bot is None else _plan(bot)
 
 
 def make(plan: Plan) -> bool:
@@ -139,11 +131,11 @@ _driving: dict[str, asyncio.Task[None]] = {}
 async def drive(code: str) -> None:
     """Play the bots' turns in ``code`` until a person is on turn or the game is over."""
     while True:
-        position = await outbox.on_database_thread(_position)(code)
-        if position is None:
+        bot = await outbox.on_database_thread(_on_turn)(code)
+        if bot is None:
             return
         # Choosing may load a strategy table: off the event loop, and off the database thread.
-        plan = await sync_to_async(_plan, thread_sensitive=False)(position)
+        plan = await sync_to_async(_plan, thread_sensitive=False)(bot)
         await asyncio.sleep(settings.YAHTZEE_BOT_PAUSE)  # Seconds, so people can follow.
         if not await outbox.run(make, plan):
             return  # Another driver moved first; it goes on.

@@ -15,22 +15,22 @@ from games import rules
 from games.strategy import load
 
 
-def advice(
-    preset: rules.Rules, card: rules.Scorecard, dice: rules.Dice, rolls_left: int, version: int
-) -> dict[str, Any]:
-    """The ``advice`` message for a position (see ``docs/protocol.md``).
+def advice(position: rules.Position, version: int) -> dict[str, Any]:
+    """The ``advice`` message for ``position``, for the play at ``version`` (``docs/protocol.md``).
 
     Loading a preset's table the first time in a process takes tens of
     milliseconds from the disk cache (seconds if it was never computed), so
-    callers run this off the event loop and off the database thread.
+    callers run this off the event loop and off the database thread. Raises
+    :class:`~games.rules.IllegalMoveError` (``not_rolled``) before the turn's first roll.
     """
-    choices = load(preset).advise(card, dice, rolls_left)
+    choices = load(position.rules).advise_position(position)
+    assert position.dice is not None  # advise_position has raised not_rolled without them.
     best = choices[0].expected
     return {
         "type": "advice",
         "version": version,
-        "dice": list(dice),
-        "rolls_left": rolls_left,
+        "dice": list(position.dice),
+        "rolls_left": position.rolls_left,
         "choices": [
             {
                 "kind": choice.kind,

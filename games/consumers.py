@@ -205,11 +205,11 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def do_advice(self, message: protocol.Advice) -> None:
         """The coach's advice for the player on turn, to this connection alone."""
-        position = await outbox.on_database_thread(services.coach_position)(
+        position, version = await outbox.on_database_thread(services.coach_position)(
             self.code, self.player_id, as_seat=message.seat
         )
         # A table may load from disk (or compute) first: off the database thread.
-        advice = await sync_to_async(coach.advice, thread_sensitive=False)(*position)
+        advice = await sync_to_async(coach.advice, thread_sensitive=False)(position, version)
         await self.send_json({**advice, "id": message.id})
 
     async def do_snapshot(self, message: protocol.SnapshotRequest) -> None:

@@ -570,6 +570,58 @@ class Turn:
 
 
 # --------------------------------------------------------------------------
+# A decision point
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Position:
+    """A player's decision point: the rules, the seat, its card and where its turn stands.
+
+    The one value the coach, the bots and the analysis decide from. ``dice``
+    is ``None`` before the turn's first roll (then ``rolls_left`` is 3 and
+    nothing is held); ``held`` are the positions of the dice held now, sorted.
+    Ask a game for its seat on turn with :meth:`Game.position`:
+
+    >>> Game.new(1).roll(0, [6, 1, 6, 2, 6]).game.hold(0, [4, 0, 2]).game.position()
+    Position(rules=OFFICIAL, seat=0, dice=(6, 1, 6, 2, 6), rolls_left=2, held=(0, 2, 4))
+    """
+
+    rules: Rules
+    seat: int
+    card: Scorecard = field(repr=False)
+    dice: Dice | None = None
+    rolls_left: int = ROLLS_PER_TURN
+    held: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.card, Scorecard) or self.card.rules != self.rules:
+            raise InvalidInputError(
+                f"the card must be played under {self.rules!r}, got {self.card!r}",
+                code="invalid_card",
+            )
+        if self.dice is None:
+            fits = self.rolls_left == ROLLS_PER_TURN and self.held == ()
+        else:
+            fits = (
+                parse_dice(self.dice) == self.dice
+                and self.rolls_left in range(ROLLS_PER_TURN)
+                and tuple(sorted(parse_hold(self.held))) == self.held
+            )
+        if not fits:
+            raise InvalidInputError(
+                f"no turn has dice {self.dice!r}, {self.rolls_left!r} rolls left "
+                f"and {self.held!r} held",
+                code="invalid_position",
+            )
+
+    @property
+    def has_rolled(self) -> bool:
+        """True once the turn's first roll is on the table: only then is there a choice."""
+        return self.dice is not None
+
+
+# --------------------------------------------------------------------------
 # Who starts
 # --------------------------------------------------------------------------
 
@@ -731,6 +783,26 @@ class Game:
     def on_turn(self) -> int | None:
         """The seat whose turn it is; ``None`` during the roll-off and once the game is over."""
         return None if self.is_over else self.current
+
+    def position(self) -> Position | None:
+        """The decision point of the seat on turn; ``None`` when no seat is (see :attr:`on_turn`).
+
+        >>> game = Game.new(2)
+        >>> game.position() is None  # The roll-off decides who starts.
+        True
+        >>> game = game.throw_roll_off({0: [1, 1, 1, 1, 1], 1: [6, 6, 6, 6, 6]}).game
+        >>> game.position()
+        Position(rules=OFFICIAL, seat=1, dice=None, rolls_left=3, held=())
+        >>> game.roll(1, [2, 2, 5, 5, 1]).game.position().dice
+        (2, 2, 5, 5, 1)
+        """
+        seat = self.on_turn
+        if seat is None:
+            return None
+        turn = self.turn
+        return Position(
+            self.rules, seat, self.cards[seat], turn.dice, turn.rolls_left, tuple(sorted(turn.held))
+        )
 
     def outcome(self) -> Outcome:
         """The totals, places and winners as they stand (winners only once the game is over).

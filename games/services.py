@@ -528,9 +528,9 @@ def remove_bot(
 
 def coach_position(
     code: str, player_id: int | None, *, as_seat: int | None = None
-) -> tuple[rules.Rules, rules.Scorecard, rules.Dice, int, int]:
-    """What the coach looks at for the player on turn: the rules, their card, the dice,
-    the rolls left and the version of the play.
+) -> tuple[rules.Position, int]:
+    """What the coach looks at: the position of the player on turn, and the version of the
+    play it is for.
 
     Refused when the coach is off (``coach_off``), to anyone but the player on turn
     (``not_your_turn``; watchers ``not_a_player``) and before the turn's first roll
@@ -541,12 +541,12 @@ def coach_position(
     state = table.in_play()
     if not table.game.coach:
         raise CommandError("coach_off", "the coach is off in this room")
-    if state.current != player.seat:
+    position = state.position()
+    if position is None or position.seat != player.seat:
         raise rules.IllegalMoveError("it is not your turn", code="not_your_turn")
-    if state.turn.dice is None:
+    if not position.has_rolled:
         raise rules.IllegalMoveError("roll first: the coach looks at the dice", code="not_rolled")
-    card = state.cards[player.seat]
-    return table.game.rules, card, state.turn.dice, state.turn.rolls_left, table.game.state_version
+    return position, table.game.state_version
 
 
 # --------------------------------------------------------------------------

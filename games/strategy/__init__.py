@@ -17,7 +17,9 @@ Choice(kind='keep', expected=265.11..., hold=(0, 2, 4), kept=(6, 6, 6), ...)
 in) with the expected final grand total each leads to, best first: what a
 coach shows, and what post-game analysis compares the move made with. A bot
 calls :meth:`Strategy.best`, which finds the first choice without listing the
-others.
+others. :meth:`Strategy.advise_position` and :meth:`Strategy.best_position` do
+the same for a :class:`games.rules.Position`, which is how the coach, the bots
+and the analysis ask.
 
 The first use of a preset computes its table (a few seconds) and saves it on
 disk (:mod:`.cache`, where it is kept and when it is stale); later uses, in

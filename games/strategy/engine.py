@@ -21,6 +21,7 @@ from games.rules import (
     Dice,
     IllegalMoveError,
     InvalidInputError,
+    Position,
     Rules,
     Scorecard,
     get_rules,
@@ -171,6 +172,19 @@ class Strategy:
                 return Choice("keep", total + keep_value, hold=hold, kept=kept)
         return Choice("score", total + value, category=CATEGORIES[c], points=points)
 
+    def advise_position(self, position: Position) -> list[Choice]:
+        """Every choice open in ``position``, best first: :meth:`advise` of its card, dice and
+        rolls left. What the coach shows and what the analysis judges a move against.
+
+        Raises :class:`~games.rules.IllegalMoveError` (``not_rolled``) before the
+        turn's first roll: that roll throws all five dice and decides nothing.
+        """
+        return self.advise(*self._rolled(position))
+
+    def best_position(self, position: Position) -> Choice:
+        """The first of :meth:`advise_position`, found as :meth:`best` finds it (for bots)."""
+        return self.best(*self._rolled(position))
+
     def prepare(self, cards: Iterable[Scorecard]) -> None:
         """Work out at once the turns about to be played on ``cards``, for quicker advice.
 
@@ -188,6 +202,18 @@ class Strategy:
                 self._turns.put(state, values[:, :, i].copy())  # Not a view: frees the block.
 
     # -- helpers ----------------------------------------------------------
+
+    def _rolled(self, position: Position) -> tuple[Scorecard, Dice, int]:
+        """The card, the dice and the rolls left of a position with dice on the table."""
+        if not isinstance(position, Position):
+            raise InvalidInputError(
+                f"expected a Position, got {position!r}", code="invalid_position"
+            )
+        if position.dice is None:
+            raise IllegalMoveError(
+                "nothing to decide before the turn's first roll", code="not_rolled"
+            )
+        return position.card, position.dice, position.rolls_left
 
     def _state(self, card: Scorecard) -> tuple[int, int, int]:
         """The turn-start state of ``card``, checking the card belongs to these rules and a game."""

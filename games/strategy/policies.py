@@ -1,4 +1,7 @@
-"""How the site's bots choose a move: pure functions of the card, the dice and the rolls left.
+"""How the site's bots choose a move: pure functions of a :class:`~games.rules.Position`.
+
+Before the turn's first roll every bot rolls all five dice (:func:`choose`); with
+dice on the table each level chooses its own way:
 
 * **Optimal** plays the solved strategy (:meth:`Strategy.best`): the move with the
   highest expected final grand total. It averages 254.59 points a game under the
@@ -15,11 +18,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from games.rules import Category, Rules, Scorecard, parse_dice
+from games.rules import Category, IllegalMoveError, Position
 
 from .engine import Strategy, load
 
@@ -44,20 +46,27 @@ class Move:
         return self.category is not None
 
 
-def optimal(strategy: Strategy, card: Scorecard, dice: Iterable[int], rolls_left: int) -> Move:
-    """The move with the highest expected final grand total."""
-    best = strategy.best(card, dice, rolls_left)
+#: The levels a bot plays at, as a seat names them.
+LEVELS: Final = ("optimal", "casual")
+
+
+def optimal(strategy: Strategy, position: Position) -> Move:
+    """The move with the highest expected final grand total (dice on the table)."""
+    best = strategy.best_position(position)
     return Move(category=best.category) if best.category is not None else Move(hold=best.hold)
 
 
-def casual(card: Scorecard, dice: Iterable[int], rolls_left: int) -> Move:
-    """The greedy move described in the module docstring."""
-    faces = parse_dice(dice)
-    options = card.options(faces)  # The boxes open to these dice (under a Joker, the allowed).
+def casual(position: Position) -> Move:
+    """The greedy move described in the module docstring (dice on the table)."""
+    faces = position.dice
+    if faces is None:
+        raise IllegalMoveError("nothing to decide before the turn's first roll", code="not_rolled")
+    # The boxes open to these dice (under a Joker, the allowed ones).
+    options = position.card.options(faces)
     for hand in MADE_HANDS:
         if options.get(hand):
             return Move(category=hand)
-    if rolls_left:
+    if position.rolls_left:
         counts = Counter(faces)
         face = max(counts, key=lambda f: (counts[f], f))
         return Move(hold=tuple(i for i, f in enumerate(faces) if f == face)[:4])
@@ -67,10 +76,16 @@ def casual(card: Scorecard, dice: Iterable[int], rolls_left: int) -> Move:
     return Move(category=category)
 
 
-def choose(level: str, rules: Rules, card: Scorecard, dice: Iterable[int], rolls_left: int) -> Move:
-    """The move of a bot of ``level`` (``optimal`` or ``casual``); Optimal loads its strategy."""
+def choose(level: str, position: Position) -> Move:
+    """The move of a bot of ``level`` (``optimal`` or ``casual``) in ``position``.
+
+    Before the turn's first roll that is the roll, which throws all five dice
+    (``Move()``). Optimal loads its preset's strategy.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"no bot plays at level {level!r}")
+    if position.dice is None:
+        return Move()
     if level == "optimal":
-        return optimal(load(rules), card, dice, rolls_left)
-    if level == "casual":
-        return casual(card, dice, rolls_left)
-    raise ValueError(f"no bot plays at level {level!r}")
+        return optimal(load(position.rules), position)
+    return casual(position)

@@ -187,6 +187,29 @@ def test_first_rolls_and_holds_are_not_decisions_the_hold_a_roll_makes_is(fixed_
     assert straight.is_optimal
 
 
+def test_each_decision_is_judged_from_the_position_on_turn_before_it(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    table = Table("ana", "ben")
+    fixed_dice.load(6, 6, 6, 6, 6, 1, 1, 1, 1, 1)  # The roll-off: Ana starts.
+    table.start()
+    rng = random.Random(5)
+    fixed_dice.load(*rng.choices(range(1, 7), k=2 * 13 * 15))
+    play_out(table.code, rolls=lambda: rng.randint(1, 3))
+    events = events_of(table.code)
+    strategy = load("official")
+
+    decisions = analysis.analyse(events, strategy).decisions
+
+    assert len(decisions) >= 2 * 13  # Every score is one, and so is every roll but the first.
+    rooms = [step.room for step in replay.steps(events)]
+    for decision in decisions:
+        position = rooms[decision.seq - 2].game.position()  # type: ignore[union-attr]
+        assert position is not None
+        assert (position.seat, position.dice, position.rolls_left) == (
+            decision.seat, decision.dice, decision.rolls_left,
+        )  # fmt: skip
+        assert decision.best == strategy.advise_position(position)[0]
+
+
 def test_every_turn_of_three_rolls_makes_three_decisions(fixed_dice) -> None:  # type: ignore[no-untyped-def]
     table = Table("ana", "ben")
     fixed_dice.load(6, 6, 6, 6, 6, 1, 1, 1, 1, 1)  # The roll-off: Ana starts.

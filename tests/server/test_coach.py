@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from games import bots, rules, services
+from games import bots, coach, rules, services
 from games.models import Game
 from games.replay import replay
 from games.strategy import load
@@ -70,6 +70,29 @@ async def test_the_player_on_turn_gets_every_choice_best_first(fixed_dice) -> No
     assert (straight["label"], straight["points"]) == ("Small straight (30)", 30)
     keep = next(c for c in choices if c["kept"] == [1, 2, 3, 4])
     assert (keep["label"], keep["hold"]) == ("Keep 1 2 3 4", [0, 1, 2, 3])
+
+
+@database_sync_to_async
+def coach_position(code: str, seat_: int) -> tuple[rules.Position, int]:
+    player = Game.objects.get(code=code).players.get(seat=seat_)
+    return services.coach_position(code, player.pk)
+
+
+async def test_the_coach_looks_at_the_position_on_turn_and_its_version(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    code, ana = await solo(fixed_dice)
+    fixed_dice.load(6, 1, 6, 2, 6)
+    await ana.send(type="roll", version=ana.version)
+    await ana.expect("rolled")
+    await ana.send(type="hold", hold=[4, 0, 2])
+    await ana.expect("held")
+
+    position, version = await coach_position(code, 0)
+
+    empty = rules.Scorecard(rules.OFFICIAL)
+    assert position == rules.Position(rules.OFFICIAL, 0, empty, (6, 1, 6, 2, 6), 2, (0, 2, 4))
+    assert version == (await game_row(code)).state_version
+    await ana.send(type="advice", id="advice-2")
+    assert await ana.expect("advice") == {**coach.advice(position, version), "id": "advice-2"}
 
 
 async def test_advice_is_refused_to_anyone_but_the_player_on_turn(fixed_dice) -> None:  # type: ignore[no-untyped-def]

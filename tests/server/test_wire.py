@@ -61,13 +61,8 @@ def test_it_declares_every_message_the_server_sends(  # type: ignore[no-untyped-
             services.roll(solo.code, player.pk, version=Game.objects.get(code=solo.code).version)
             if box == "ones":
                 services.hold(solo.code, player.pk, [0, 1])
-                rules_, card, dice, rolls_left, version = services.coach_position(
-                    solo.code, player.pk
-                )
-                exactly(
-                    {**coach.advice(rules_, card, dice, rolls_left, version), "id": "a"},
-                    protocol.AdviceReply,
-                )
+                position, version = services.coach_position(solo.code, player.pk)
+                exactly({**coach.advice(position, version), "id": "a"}, protocol.AdviceReply)
             services.score(
                 solo.code, player.pk, box, version=Game.objects.get(code=solo.code).version
             )

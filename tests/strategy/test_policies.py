@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import OFFICIAL, Category, Scorecard
+from games.rules import OFFICIAL, Category, IllegalMoveError, Position, Scorecard
 from games.strategy import Strategy
 from games.strategy.policies import Move, casual, choose, optimal
 
@@ -17,6 +17,11 @@ EMPTY = Scorecard(OFFICIAL)
 
 def card(**filled: int) -> Scorecard:
     return Scorecard.from_filled(filled, rules=OFFICIAL)
+
+
+def at(scorecard: Scorecard, dice: list[int], rolls_left: int) -> Position:
+    """Seat 0's position with ``dice`` on the table and nothing held."""
+    return Position(OFFICIAL, 0, scorecard, tuple(dice), rolls_left)
 
 
 @pytest.mark.parametrize(
@@ -61,7 +66,7 @@ def card(**filled: int) -> Scorecard:
 def test_casual_plays_greedily(
     scorecard: Scorecard, dice: list[int], rolls_left: int, move: Move
 ) -> None:
-    assert casual(scorecard, dice, rolls_left) == move
+    assert casual(at(scorecard, dice, rolls_left)) == move
 
 
 def test_optimal_makes_the_engines_best_move(official: Strategy) -> None:
@@ -74,9 +79,9 @@ def test_optimal_makes_the_engines_best_move(official: Strategy) -> None:
         dice = [rng.randint(1, 6) for _ in range(5)]
         left = rng.randint(0, 2)
         best = official.advise(scorecard, dice, left)[0]
-        move = optimal(official, scorecard, dice, left)
+        move = optimal(official, at(scorecard, dice, left))
         assert move == (Move(category=best.category) if best.category else Move(hold=best.hold))
-        assert choose("optimal", OFFICIAL, scorecard, dice, left) == move
+        assert choose("optimal", at(scorecard, dice, left)) == move
 
 
 @settings(max_examples=200, deadline=None)
@@ -89,7 +94,7 @@ def test_casual_always_makes_a_legal_move(
     dice: list[int], rolls_left: int, filled: set[Category]
 ) -> None:
     scorecard = Scorecard.from_filled({c.value: 0 for c in filled}, rules=OFFICIAL)
-    move = casual(scorecard, dice, rolls_left)
+    move = casual(at(scorecard, dice, rolls_left))
     if move.category is not None:
         assert move.category in scorecard.options(dice)
     else:
@@ -101,4 +106,18 @@ def test_casual_always_makes_a_legal_move(
 
 def test_an_unknown_level_is_refused() -> None:
     with pytest.raises(ValueError, match="genius"):
-        choose("genius", OFFICIAL, EMPTY, [1, 2, 3, 4, 6], 2)
+        choose("genius", at(EMPTY, [1, 2, 3, 4, 6], 2))
+    with pytest.raises(ValueError, match="genius"):
+        choose("genius", Position(OFFICIAL, 0, EMPTY))
+
+
+@pytest.mark.parametrize("level", ["optimal", "casual"])
+def test_every_level_throws_all_five_before_the_first_roll(level: str) -> None:
+    assert choose(level, Position(OFFICIAL, 0, card(chance=20))) == Move()
+
+
+def test_the_policies_decide_nothing_before_the_first_roll(official: Strategy) -> None:
+    with pytest.raises(IllegalMoveError, match="first roll"):
+        casual(Position(OFFICIAL, 0, EMPTY))
+    with pytest.raises(IllegalMoveError, match="first roll"):
+        optimal(official, Position(OFFICIAL, 0, EMPTY))

@@ -12,6 +12,7 @@ from games.rules import (
     Category,
     IllegalMoveError,
     InvalidInputError,
+    Position,
     Scorecard,
 )
 from games.strategy import Strategy, advise, find_choice, load
@@ -55,6 +56,23 @@ def test_a_card_no_game_reaches_is_refused(official: Strategy, card: object) -> 
         official.advise(card, [1, 2, 3, 4, 5], 0)  # type: ignore[arg-type]
     with pytest.raises(InvalidInputError):
         official.value(card)  # type: ignore[arg-type]
+
+
+def test_a_position_before_the_first_roll_has_no_advice(official: Strategy) -> None:
+    position = Position(OFFICIAL, 0, Scorecard())
+
+    with pytest.raises(IllegalMoveError) as caught:
+        official.advise_position(position)
+    assert caught.value.code == "not_rolled"
+    with pytest.raises(IllegalMoveError):
+        official.best_position(position)
+
+
+def test_a_position_of_other_rules_or_none_is_refused(official: Strategy) -> None:
+    with pytest.raises(InvalidInputError):
+        official.advise_position(Position(FREE_JOKER, 0, Scorecard(FREE_JOKER), (1, 2, 3, 4, 5), 1))
+    with pytest.raises(InvalidInputError):
+        official.advise_position((Scorecard(), (1, 2, 3, 4, 5), 1))  # type: ignore[arg-type]
 
 
 def test_a_complete_card_has_no_advice(official: Strategy) -> None:

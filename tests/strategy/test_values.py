@@ -14,6 +14,7 @@ from games.rules import (
     UPPER,
     YAHTZEE_BONUS,
     Category,
+    Position,
     Scorecard,
 )
 from games.strategy import (
@@ -96,6 +97,20 @@ def test_advice_offers_exactly_what_the_rules_allow(strategy: Strategy) -> None:
                 after = card.score(choice.category, dice)  # type: ignore[arg-type]
                 assert choice.expected == pytest.approx(strategy.value(after), abs=1e-9)
         assert strategy.best(card, dice, rolls_left) == choices[0]
+
+
+def test_a_position_is_advised_as_its_card_dice_and_rolls_left(strategy: Strategy) -> None:
+    rng = random.Random(5)
+    for _ in range(40):
+        card = random_card(strategy, rng, rng.randint(0, 12))
+        dice = tuple(rng.randint(1, 6) for _ in range(5))
+        left = rng.randint(0, 2)
+        held = tuple(sorted(rng.sample(range(5), rng.randint(0, 4))))
+        position = Position(strategy.rules, rng.randint(0, 5), card, dice, left, held)
+
+        # What the player shows held changes nothing: the next roll names its own.
+        assert strategy.advise_position(position) == strategy.advise(card, dice, left)
+        assert strategy.best_position(position) == strategy.best(card, dice, left)
 
 
 def test_advice_is_the_same_after_preparing_the_turns(strategy: Strategy) -> None:
