@@ -291,6 +291,12 @@ class Conn:
         self.room.waiting.add(future)
         try:
             return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            # A stall: say which event never came, and what the room's sockets had seen.
+            seen = ", ".join(f"{c.role} {c.version}" for c in self.room.conns)
+            raise RuntimeError(
+                f"{self.role}: no event {version} in {timeout:.0f} s (sockets at: {seen})"
+            ) from None
         finally:
             self.room.waiting.discard(future)
 
@@ -608,7 +614,8 @@ async def run_client(first: int, count: int, opts: Options, gate: Any, report: A
         ready = [room for room in rooms if not room.failed]
         for room in ready:
             room.measuring = True
-        pings = [asyncio.create_task(room.ping_loop()) for room in ready]
+        pinging = ready if opts.ping_interval > 0 else []
+        pings = [asyncio.create_task(room.ping_loop()) for room in pinging]
         cpu_start = time.process_time()
         play_start = time.perf_counter()
         deadline = None if opts.duration is None else play_start + opts.duration
@@ -681,6 +688,7 @@ class Server:
         database_url: str | None = None,
         redis_url: str | None = None,
         processes: int = 1,
+        log_level: str = "WARNING",
     ) -> None:
         if processes > 1 and not redis_url:
             raise ValueError("several processes share rooms only through Redis: give --redis-url")
@@ -700,7 +708,7 @@ class Server:
             "DEBUG": "false",
             "SECURE_SSL_REDIRECT": "false",  # Plain http on the loopback.
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "LOG_LEVEL": "WARNING",
+            "LOG_LEVEL": log_level,
         }
         if redis_url:
             self.env["REDIS_URL"] = redis_url
@@ -750,6 +758,15 @@ class Server:
                         f"daphne did not answer /health/ in 30 s:\n{self.log_tail()}"
                     )
                 time.sleep(0.1)
+
+    def log_count(self, text: str) -> int:
+        """How many lines of the servers' log contain ``text``."""
+        try:
+            return sum(
+                text in line for line in self.log_path.read_text(errors="replace").splitlines()
+            )
+        except OSError:
+            return 0
 
     def log_tail(self, lines: int = 30) -> str:
         try:
@@ -815,6 +832,39 @@ def read_cpu_seconds(pids: list[int]) -> tuple[float, float] | None:
     return total, main
 
 
+class InboxSampler(threading.Thread):
+    """With channels-redis: the longest inbox of a server process, sampled every 0.1 s.
+
+    channels-redis keeps the messages for every consumer of one process in one
+    sorted set (``asgi:specific.<process>!``), and its ``capacity`` (100 by
+    default) bounds that set, not each consumer: a ``group_send`` that finds it
+    full drops the message for every socket of that process in the group, with
+    only an INFO log line ("channels over capacity").
+    """
+
+    def __init__(self, redis_url: str) -> None:
+        super().__init__(daemon=True)
+        import redis  # channels-redis's client
+
+        self.client = redis.Redis.from_url(redis_url)
+        self.peak = 0
+        self.halt = threading.Event()
+
+    def run(self) -> None:
+        while not self.halt.wait(0.1):
+            try:
+                keys = list(self.client.scan_iter(match="*specific.*!", count=1000))
+                sizes = [self.client.zcard(key) for key in keys]
+            except Exception:  # The server is being stopped: no figure this time.
+                continue
+            self.peak = max(self.peak, *sizes, 0)
+
+    def stop(self) -> int:
+        self.halt.set()
+        self.join()
+        return self.peak
+
+
 class RssSampler(threading.Thread):
     """Samples the server's RSS every 0.2 s in the background and keeps the peak."""
 
@@ -856,6 +906,10 @@ class Result:
     server_cpu_main: float | None = None
     client_cpu: float = 0.0
     load: tuple[float, float] = (0.0, 0.0)
+    #: With channels-redis: the longest inbox of a process, and the group sends it
+    #: logged as dropped (only seen with --server-log-level INFO).
+    inbox_peak: int | None = None
+    layer_drops: int | None = None
 
 
 def split(total: int, parts: int) -> list[int]:
@@ -897,7 +951,9 @@ def run_games(games: int, mode: str, args: argparse.Namespace) -> Result:
         urls = [url.rstrip("/") for url in args.url]
         pids = args.server_pid or []
     else:
-        server = Server(mode, args.database_url, args.redis_url, args.processes)
+        server = Server(
+            mode, args.database_url, args.redis_url, args.processes, args.server_log_level
+        )
         server.start()
         urls, pids = server.urls, server.pids
     try:
@@ -922,6 +978,9 @@ def run_games(games: int, mode: str, args: argparse.Namespace) -> Result:
         result.rss_idle = read_rss_mb(pids)
         sampler = RssSampler(pids)
         sampler.start()
+        inboxes = InboxSampler(args.redis_url) if args.redis_url and not args.url else None
+        if inboxes is not None:
+            inboxes.start()
         load_before = os.getloadavg()[0]
 
         context = mp.get_context("spawn")
@@ -965,6 +1024,10 @@ def run_games(games: int, mode: str, args: argparse.Namespace) -> Result:
             if process.is_alive():
                 process.terminate()
         result.rss_peak = sampler.stop()
+        if inboxes is not None:
+            result.inbox_peak = inboxes.stop()
+        if server is not None and args.redis_url:
+            result.layer_drops = server.log_count("channels over capacity")
         if cpu_start is not None and cpu_end is not None:
             seconds = max(play_end - play_start, 1e-9)
             result.server_cpu = 100 * (cpu_end[0] - cpu_start[0]) / seconds
@@ -1053,6 +1116,8 @@ def rows_for(result: Result) -> dict[str, str]:
         "client CPU % (busiest)": f"{result.client_cpu:.0f}",
         "client loop lag p99 ms": ms(percentile(s.loop_lags, 99)),
         "client throttled sends": str(s.throttled),
+        "Redis inbox peak (cap 100)": "-" if result.inbox_peak is None else str(result.inbox_peak),
+        "layer drops logged": "-" if result.layer_drops is None else str(result.layer_drops),
         "load avg before/after": f"{result.load[0]:.1f} / {result.load[1]:.1f}",
         "errors": str(len(s.errors)),
     }
@@ -1147,7 +1212,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--duration", type=float, help="stop after this many seconds of play (default: full games)"
     )
     parser.add_argument(
-        "--ping-interval", type=float, default=2.0, help="seconds between a watcher's pings"
+        "--ping-interval",
+        type=float,
+        help="seconds between a watcher's pings; 0: none. Default 2, but 0 with --mode both: "
+        "pings cost the server CPU too, and would blur the CPU per command of both modes",
     )
     parser.add_argument(
         "--clients", type=int, default=1, help="client processes to split the games across"
@@ -1189,11 +1257,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, help="seed the players' choices (not the dice)")
     parser.add_argument("--show-server-log", action="store_true", help="print Daphne's log tail")
+    parser.add_argument(
+        "--server-log-level",
+        default="WARNING",
+        help="the server's LOG_LEVEL (INFO shows channels-redis's 'over capacity' drops)",
+    )
     args = parser.parse_args(argv)
     if len(args.think) > 2 or min(args.think) < 0 or args.think[0] > args.think[-1]:
         parser.error("--think takes MIN MAX (or one value), 0 or more")
     if args.processes > 1 and not args.redis_url:
         parser.error("--processes above 1 needs --redis-url (rooms span processes through Redis)")
+    if args.ping_interval is None:
+        args.ping_interval = 0.0 if args.mode == "both" else 2.0
     if args.url and args.mode == "both":
         parser.error("--url serves one mode: give --mode game or --mode floor")
     return args
@@ -1211,7 +1286,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"Yahtzee Live websocket load: games {args.games}, think {think}, "
         f"{'full games' if args.duration is None else f'{args.duration} s of play'}, "
-        f"ping every ~{args.ping_interval} s per watcher, {args.clients} client process(es)."
+        f"{f'ping every ~{args.ping_interval} s per watcher' if args.ping_interval else 'no pings'}"
+        f", {args.clients} client process(es)."
     )
     database = "PostgreSQL" if (args.database_url or "").startswith("postgres") else "SQLite"
     layer = "Redis" if args.redis_url else "in-memory channel layer"
