@@ -123,6 +123,8 @@ class Options:
     ping_interval: float
     duration: float | None
     timeout: float
+    #: Seconds without an awaited event before a socket asks for a snapshot; 0: never.
+    resync: float
     setup_concurrency: int
     seed: int | None
 
@@ -147,6 +149,12 @@ class Stats:
     play_seconds: float = 0.0
     cpu_seconds: float = 0.0
     throttled: int = 0
+    #: Snapshots asked for because an awaited event did not come (or came after a gap),
+    #: and the events found in their ``recent`` list that had never reached the socket.
+    resyncs: int = 0
+    recovered: int = 0
+    #: Commands whose event had not reached all three sockets when their game ended.
+    undelivered: int = 0
 
     def error(self, text: str) -> None:
         self.errors.append(text)
@@ -214,6 +222,7 @@ class Conn:
         self.kind_waiter: tuple[str, asyncio.Future[dict[str, Any]]] | None = None
         self.pings: dict[int, float] = {}
         self.reader: asyncio.Task[None] | None = None
+        self.resyncing = False
 
     async def send(
         self, message: dict[str, Any], stamp: Callable[[float], None] | None = None
@@ -256,7 +265,10 @@ class Conn:
             if sent is not None and self.room.measuring:
                 self.room.stats.pings.append(now - sent)
         elif kind == "snapshot":
-            self.version = max(self.version, message["version"])
+            if self.resyncing:
+                self.catch_up(message, now)
+            else:
+                self.version = max(self.version, message["version"])
         elif kind == "error":
             self.room.fail(f"{self.role}: error {message.get('code')}: {message.get('message')}")
         if self.kind_waiter is not None and self.kind_waiter[0] == kind:
@@ -267,7 +279,12 @@ class Conn:
 
     def on_event(self, message: dict[str, Any], now: float) -> None:
         version = message["version"]
+        if self.version and version <= self.version and self.room.opts.resync:
+            return  # Old news: already taken from a snapshot.
         if self.version and version != self.version + 1:
+            if self.room.opts.resync:  # As the room page does: ask for the room again.
+                self.resync()
+                return
             self.room.fail(f"{self.role}: event {version} after {self.version} (a gap)")
         self.version = max(self.version, version)
         self.last_event = message
@@ -280,6 +297,27 @@ class Conn:
             if not future.done():
                 future.set_result(message)
 
+    # -- resyncing --------------------------------------------------------
+
+    def resync(self) -> None:
+        """Ask for a snapshot: its ``recent`` events bring this socket up to date."""
+        if not self.resyncing:
+            self.resyncing = True
+            self.room.stats.resyncs += 1
+            task = asyncio.get_running_loop().create_task(self.ws.send('{"type": "snapshot"}'))
+            self.room.background.add(task)
+            task.add_done_callback(self.room.background.discard)
+
+    def catch_up(self, snapshot: dict[str, Any], now: float) -> None:
+        """Take the events this socket missed from a snapshot's ``recent`` list, in order."""
+        self.resyncing = False
+        for message in snapshot.get("recent", []):
+            if message.get("type") == "event" and message["version"] > self.version:
+                self.room.stats.recovered += 1
+                self.on_event(message, now)
+        if self.version < snapshot["version"]:
+            self.room.fail(f"{self.role}: a snapshot at {snapshot['version']} left a gap")
+
     # -- waiting ----------------------------------------------------------
 
     async def reach(self, version: int, timeout: float) -> dict[str, Any] | None:
@@ -289,7 +327,15 @@ class Conn:
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.waiter = (version, future)
         self.room.waiting.add(future)
+        resync = self.room.opts.resync
         try:
+            if resync and resync < timeout:
+                # What a client must do never to stay stalled: an event that never comes
+                # leaves no gap to see, so after a while without it, ask for the room.
+                done, _ = await asyncio.wait({future}, timeout=resync)
+                if not done:
+                    self.resync()
+                    timeout -= resync
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:
             # A stall: say which event never came, and what the room's sockets had seen.
@@ -326,6 +372,7 @@ class Room:
         #: Commands in flight, by the version their event will carry.
         self.pending: dict[int, Pending] = {}
         self.waiting: set[asyncio.Future[dict[str, Any]]] = set()
+        self.background: set[asyncio.Task[None]] = set()
         self.cards = [rules.Scorecard(rules.OFFICIAL) for _ in range(2)]
         #: In floor mode the client makes the events up itself: the relay has no game.
         self.table = FloorTable(self) if opts.mode == "floor" else None
@@ -622,6 +669,9 @@ async def run_client(first: int, count: int, opts: Options, gate: Any, report: A
         await asyncio.gather(*(play(room, deadline) for room in ready))
         stats.play_seconds = time.perf_counter() - play_start
         stats.cpu_seconds = time.process_time() - cpu_start
+        # Give the last events a moment, then count those that never reached every socket.
+        await asyncio.sleep(2)
+        stats.undelivered = sum(len(room.pending) for room in ready)
         measuring.clear()
         for room in rooms:
             room.measuring = False
@@ -926,6 +976,9 @@ def merge(parts: list[Stats]) -> Stats:
         merged.games += part.games
         merged.finished += part.finished
         merged.throttled += part.throttled
+        merged.resyncs += part.resyncs
+        merged.recovered += part.recovered
+        merged.undelivered += part.undelivered
         merged.setup_seconds = max(merged.setup_seconds, part.setup_seconds)
         merged.play_seconds = max(merged.play_seconds, part.play_seconds)
         merged.cpu_seconds = max(merged.cpu_seconds, part.cpu_seconds)
@@ -969,6 +1022,7 @@ def run_games(games: int, mode: str, args: argparse.Namespace) -> Result:
             ping_interval=args.ping_interval,
             duration=args.duration,
             timeout=args.timeout,
+            resync=args.resync if mode == "game" else 0.0,  # The relay keeps no room.
             setup_concurrency=args.setup_concurrency,
             seed=args.seed,
         )
@@ -1116,6 +1170,8 @@ def rows_for(result: Result) -> dict[str, str]:
         "client CPU % (busiest)": f"{result.client_cpu:.0f}",
         "client loop lag p99 ms": ms(percentile(s.loop_lags, 99)),
         "client throttled sends": str(s.throttled),
+        "events never at all 3 sockets": str(s.undelivered),
+        "resyncs / events recovered": f"{s.resyncs} / {s.recovered}",
         "Redis inbox peak (cap 100)": "-" if result.inbox_peak is None else str(result.inbox_peak),
         "layer drops logged": "-" if result.layer_drops is None else str(result.layer_drops),
         "load avg before/after": f"{result.load[0]:.1f} / {result.load[1]:.1f}",
@@ -1249,6 +1305,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--server-pid", type=int, nargs="+", help="with --url: their pids, to read RSS and CPU"
     )
     parser.add_argument("--timeout", type=float, default=30.0, help="longest wait for an event")
+    parser.add_argument(
+        "--resync",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="after S seconds without an awaited event, or on a gap, a socket asks for a "
+        "snapshot and takes the events it missed from its recent list, as a client must "
+        "(default 0: never; a missing event is then a stall, reported as an error)",
+    )
     parser.add_argument(
         "--setup-timeout", type=float, default=600.0, help="longest wait for all rooms to be set up"
     )
