@@ -121,11 +121,23 @@ REDIS_URL = env_str("REDIS_URL", default="")
 #: and drop its websocket (django/channels_redis#422). The timeout must outlast the pop.
 REDIS_SOCKET_TIMEOUT = 15
 
+#: How many messages may wait in Redis for the consumers of one process. channels-redis
+#: keeps the messages for all of a process's consumers in one sorted set, and its
+#: ``capacity`` (100 by default) bounds that set, not each consumer: once a busy process
+#: has 100 messages unread (a few hundred rooms starting at once), ``group_send`` drops
+#: the next event for every socket of that process in the room, raising nothing, and the
+#: room waits for an event that never comes (issue 15). So it is sized for a process's
+#: whole inbox; messages unread still expire after 60 seconds.
+CHANNEL_LAYER_CAPACITY = env_int("CHANNEL_LAYER_CAPACITY", default=10_000)
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": REDIS_SOCKET_TIMEOUT}]},
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": REDIS_SOCKET_TIMEOUT}],
+                "capacity": CHANNEL_LAYER_CAPACITY,
+            },
         }
     }
 else:
