@@ -98,6 +98,8 @@ from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from games import rules  # noqa: E402  (pure Python: imports nothing from Django)
 
 SOCKETS_PER_ROOM = 3
+#: Events each socket keeps by version, for a driver that looks for one after more came.
+KEEP_EVENTS = 64
 #: The server's per-connection rate limit (games/consumers.py RateLimit) is 30 at once,
 #: then 10 a second; the players stay a little under it.
 RATE_BURST = 20
@@ -215,7 +217,8 @@ class Conn:
         self.role = role
         self.ws = ws
         self.version = 0
-        self.last_event: dict[str, Any] | None = None
+        #: The events this socket received, by version (the last ``KEEP_EVENTS``).
+        self.events: dict[int, dict[str, Any]] = {}
         self.pacer = Pacer()
         #: A driver waiting for this socket to reach a version: (version, future).
         self.waiter: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
@@ -287,15 +290,16 @@ class Conn:
                 return
             self.room.fail(f"{self.role}: event {version} after {self.version} (a gap)")
         self.version = max(self.version, version)
-        self.last_event = message
+        self.events[version] = message
+        self.events.pop(version - KEEP_EVENTS, None)
         pending = self.room.pending.get(version)
         if pending is not None:
             pending.arrived(now, self.room)
         if self.waiter is not None and version >= self.waiter[0]:
-            future = self.waiter[1]
+            awaited, future = self.waiter
             self.waiter = None
             if not future.done():
-                future.set_result(message)
+                future.set_result(self.events.get(awaited, message))
 
     # -- resyncing --------------------------------------------------------
 
@@ -321,9 +325,14 @@ class Conn:
     # -- waiting ----------------------------------------------------------
 
     async def reach(self, version: int, timeout: float) -> dict[str, Any] | None:
-        """Wait until this socket has seen event ``version``; that event if it was the last."""
+        """Wait until this socket has seen event ``version``, and return that event.
+
+        It may have come already, with others after it: several events often arrive
+        in one read (the start and its roll-off, a score and the end), and are all
+        handled before the waiting driver runs again.
+        """
         if self.version >= version:
-            return self.last_event if self.version == version else None
+            return self.events.get(version)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.waiter = (version, future)
         self.room.waiting.add(future)
@@ -470,11 +479,14 @@ class Room:
         timeout = self.opts.timeout
         await asyncio.sleep(self.rng.uniform(0, self.opts.think_max))  # Rooms start apart.
         host = self.players[0]
-        await self.command(host, "start", {"type": "start"})
+        event = await self.command(host, "start", {"type": "start"})
         # The roll-off follows the start in the same batch; the last one names the first seat.
-        event = host.last_event
+        # Each is awaited by its own version: waiting for "the host's version + 1" skipped
+        # the deciding one when it came in one read with a tied throw before it, and then
+        # waited for an event only this driver's next roll would cause (issue 15's stalls).
         while event is None or event["data"].get("first") is None:
-            event = await host.reach(host.version + 1, timeout)
+            version = host.version + 1 if event is None else event["version"] + 1
+            event = await host.reach(version, timeout)
         self.version = event["version"]
         seat: int | None = event["data"]["first"]
 
