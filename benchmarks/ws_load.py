@@ -2,18 +2,30 @@
 
 Run it from the project's root, with the project's virtualenv::
 
-    .venv/bin/python benchmarks/ws_load.py --games 10 100 300
-    .venv/bin/python benchmarks/ws_load.py --games 10 --think 0          # throughput
-    .venv/bin/python benchmarks/ws_load.py --url http://127.0.0.1:8000 --games 10
+    .venv/bin/python benchmarks/ws_load.py --games 10 100 300 --duration 30
+    .venv/bin/python benchmarks/ws_load.py --mode game --games 10 --think 0   # throughput
+    .venv/bin/python benchmarks/ws_load.py --games 100 --processes 2 \
+        --database-url postgres://postgres@127.0.0.1:5432/bench_pg --redis-url redis://127.0.0.1:6379/5
+    .venv/bin/python benchmarks/ws_load.py --mode game --url http://127.0.0.1:8000 --games 10
 
 What it does
 ------------
-Unless given ``--url``, it starts the server for each N itself, the way it is
-deployed on one machine: ``manage.py migrate`` on a fresh SQLite file in a
-temporary directory, then one ``daphne`` process with ``DEBUG=false``, a
-generated ``SECRET_KEY``, ``SECURE_SSL_REDIRECT=false`` (plain http on the
-loopback), the in-memory channel layer (``REDIS_URL`` unset) and
-``LOG_LEVEL=WARNING``.
+Unless given ``--url``, it starts the server for each N and mode itself, the
+way it is deployed: ``manage.py migrate``, then ``--processes`` ``daphne``
+processes with ``DEBUG=false``, a generated ``SECRET_KEY``,
+``SECURE_SSL_REDIRECT=false`` (plain http on the loopback) and
+``LOG_LEVEL=WARNING``, on a fresh SQLite file in a temporary directory (or
+``--database-url``) and the in-memory channel layer (or channels-redis on
+``--redis-url``, which several processes need; each room's sockets are then
+spread over the processes).
+
+Two modes (``--mode both``, the default, runs each N in both and compares
+them): ``game``, the site; and ``floor``, the bare relay of
+``benchmarks/relay.py`` (no database) served the same way with the same
+channel layer, driven by the same players, who make the events up themselves
+and send them for the relay to pass to the room's three sockets. The floor
+says what Daphne, Channels and the channel layer cost; the table at the end
+gives the game's CPU per command and p99 as multiples of the floor's.
 
 It then sets up N rooms, each with three sockets: the host (the game is made
 with ``POST /api/games/`` and the host takes the seat with its token), a second
