@@ -24,6 +24,7 @@ ENVIRONMENT = (
     "DATABASE_URL",
     "REDIS_URL",
     "CHANNEL_LAYER_CAPACITY",
+    "REDIS_MAX_CONNECTIONS",
     "ALLOWED_HOSTS",
     "DJANGO_ALLOW_ASYNC_UNSAFE",
 )
@@ -98,7 +99,13 @@ def test_redis_url_selects_channels_redis():
     assert layer == {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         "CONFIG": {
-            "hosts": [{"address": "redis://cache.internal:6379/2", "socket_timeout": 15}],
+            "hosts": [
+                {
+                    "address": "redis://cache.internal:6379/2",
+                    "socket_timeout": 15,
+                    "max_connections": 1000,
+                }
+            ],
             "capacity": 10_000,
         },
     }

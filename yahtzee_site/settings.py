@@ -130,12 +130,25 @@ REDIS_SOCKET_TIMEOUT = 15
 #: whole inbox; messages unread still expire after 60 seconds.
 CHANNEL_LAYER_CAPACITY = env_int("CHANNEL_LAYER_CAPACITY", default=10_000)
 
+#: Connections to Redis one process may open. redis-py 8's pools open at most 100 and
+#: then raise ("Too many connections") instead of waiting, and every group send, group
+#: add and receive takes one for its round trips: a few hundred rooms sending at once
+#: crashed consumers, and their sockets closed with 1011 (issue 15). Redis itself
+#: accepts 10,000 clients by default.
+REDIS_MAX_CONNECTIONS = env_int("REDIS_MAX_CONNECTIONS", default=1000)
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "socket_timeout": REDIS_SOCKET_TIMEOUT}],
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": REDIS_SOCKET_TIMEOUT,
+                        "max_connections": REDIS_MAX_CONNECTIONS,
+                    }
+                ],
                 "capacity": CHANNEL_LAYER_CAPACITY,
             },
         }
