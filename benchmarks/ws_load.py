@@ -2,18 +2,30 @@
 
 Run it from the project's root, with the project's virtualenv::
 
-    .venv/bin/python benchmarks/ws_load.py --games 10 100 300
-    .venv/bin/python benchmarks/ws_load.py --games 10 --think 0          # throughput
-    .venv/bin/python benchmarks/ws_load.py --url http://127.0.0.1:8000 --games 10
+    .venv/bin/python benchmarks/ws_load.py --games 10 100 300 --duration 30
+    .venv/bin/python benchmarks/ws_load.py --mode game --games 10 --think 0   # throughput
+    .venv/bin/python benchmarks/ws_load.py --games 100 --processes 2 \
+        --database-url postgres://postgres@127.0.0.1:5432/bench_pg --redis-url redis://127.0.0.1:6379/5
+    .venv/bin/python benchmarks/ws_load.py --mode game --url http://127.0.0.1:8000 --games 10
 
 What it does
 ------------
-Unless given ``--url``, it starts the server for each N itself, the way it is
-deployed on one machine: ``manage.py migrate`` on a fresh SQLite file in a
-temporary directory, then one ``daphne`` process with ``DEBUG=false``, a
-generated ``SECRET_KEY``, ``SECURE_SSL_REDIRECT=false`` (plain http on the
-loopback), the in-memory channel layer (``REDIS_URL`` unset) and
-``LOG_LEVEL=WARNING``.
+Unless given ``--url``, it starts the server for each N and mode itself, the
+way it is deployed: ``manage.py migrate``, then ``--processes`` ``daphne``
+processes with ``DEBUG=false``, a generated ``SECRET_KEY``,
+``SECURE_SSL_REDIRECT=false`` (plain http on the loopback) and
+``LOG_LEVEL=WARNING``, on a fresh SQLite file in a temporary directory (or
+``--database-url``) and the in-memory channel layer (or channels-redis on
+``--redis-url``, which several processes need; each room's sockets are then
+spread over the processes).
+
+Two modes (``--mode both``, the default, runs each N in both and compares
+them): ``game``, the site; and ``floor``, the bare relay of
+``benchmarks/relay.py`` (no database) served the same way with the same
+channel layer, driven by the same players, who make the events up themselves
+and send them for the relay to pass to the room's three sockets. The floor
+says what Daphne, Channels and the channel layer cost; the table at the end
+gives the game's CPU per command and p99 as multiples of the floor's.
 
 It then sets up N rooms, each with three sockets: the host (the game is made
 with ``POST /api/games/`` and the host takes the seat with its token), a second
@@ -98,6 +110,8 @@ from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from games import rules  # noqa: E402  (pure Python: imports nothing from Django)
 
 SOCKETS_PER_ROOM = 3
+#: Events each socket keeps by version, for a driver that looks for one after more came.
+KEEP_EVENTS = 64
 #: The server's per-connection rate limit (games/consumers.py RateLimit) is 30 at once,
 #: then 10 a second; the players stay a little under it.
 RATE_BURST = 20
@@ -113,14 +127,18 @@ RATE_PER_SECOND = 9.0
 class Options:
     """What one client process needs to play its share of the games."""
 
+    mode: str  # "game" (the site) or "floor" (benchmarks/relay.py)
     http_url: str
-    ws_url: str
+    #: One per server process; a room's sockets are spread over them, as a proxy would.
+    ws_urls: tuple[str, ...]
     origin: str
     think_min: float
     think_max: float
     ping_interval: float
     duration: float | None
     timeout: float
+    #: Seconds without an awaited event before a socket asks for a snapshot; 0: never.
+    resync: float
     setup_concurrency: int
     seed: int | None
 
@@ -145,6 +163,12 @@ class Stats:
     play_seconds: float = 0.0
     cpu_seconds: float = 0.0
     throttled: int = 0
+    #: Snapshots asked for because an awaited event did not come (or came after a gap),
+    #: and the events found in their ``recent`` list that had never reached the socket.
+    resyncs: int = 0
+    recovered: int = 0
+    #: Commands whose event had not reached all three sockets when their game ended.
+    undelivered: int = 0
 
     def error(self, text: str) -> None:
         self.errors.append(text)
@@ -205,13 +229,15 @@ class Conn:
         self.role = role
         self.ws = ws
         self.version = 0
-        self.last_event: dict[str, Any] | None = None
+        #: The events this socket received, by version (the last ``KEEP_EVENTS``).
+        self.events: dict[int, dict[str, Any]] = {}
         self.pacer = Pacer()
         #: A driver waiting for this socket to reach a version: (version, future).
         self.waiter: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
         self.kind_waiter: tuple[str, asyncio.Future[dict[str, Any]]] | None = None
         self.pings: dict[int, float] = {}
         self.reader: asyncio.Task[None] | None = None
+        self.resyncing = False
 
     async def send(
         self, message: dict[str, Any], stamp: Callable[[float], None] | None = None
@@ -254,7 +280,10 @@ class Conn:
             if sent is not None and self.room.measuring:
                 self.room.stats.pings.append(now - sent)
         elif kind == "snapshot":
-            self.version = max(self.version, message["version"])
+            if self.resyncing:
+                self.catch_up(message, now)
+            else:
+                self.version = max(self.version, message["version"])
         elif kind == "error":
             self.room.fail(f"{self.role}: error {message.get('code')}: {message.get('message')}")
         if self.kind_waiter is not None and self.kind_waiter[0] == kind:
@@ -265,30 +294,76 @@ class Conn:
 
     def on_event(self, message: dict[str, Any], now: float) -> None:
         version = message["version"]
+        if self.version and version <= self.version and self.room.opts.resync:
+            return  # Old news: already taken from a snapshot.
         if self.version and version != self.version + 1:
+            if self.room.opts.resync:  # As the room page does: ask for the room again.
+                self.resync()
+                return
             self.room.fail(f"{self.role}: event {version} after {self.version} (a gap)")
         self.version = max(self.version, version)
-        self.last_event = message
+        self.events[version] = message
+        self.events.pop(version - KEEP_EVENTS, None)
         pending = self.room.pending.get(version)
         if pending is not None:
             pending.arrived(now, self.room)
         if self.waiter is not None and version >= self.waiter[0]:
-            future = self.waiter[1]
+            awaited, future = self.waiter
             self.waiter = None
             if not future.done():
-                future.set_result(message)
+                future.set_result(self.events.get(awaited, message))
+
+    # -- resyncing --------------------------------------------------------
+
+    def resync(self) -> None:
+        """Ask for a snapshot: its ``recent`` events bring this socket up to date."""
+        if not self.resyncing:
+            self.resyncing = True
+            self.room.stats.resyncs += 1
+            task = asyncio.get_running_loop().create_task(self.ws.send('{"type": "snapshot"}'))
+            self.room.background.add(task)
+            task.add_done_callback(self.room.background.discard)
+
+    def catch_up(self, snapshot: dict[str, Any], now: float) -> None:
+        """Take the events this socket missed from a snapshot's ``recent`` list, in order."""
+        self.resyncing = False
+        for message in snapshot.get("recent", []):
+            if message.get("type") == "event" and message["version"] > self.version:
+                self.room.stats.recovered += 1
+                self.on_event(message, now)
+        if self.version < snapshot["version"]:
+            self.room.fail(f"{self.role}: a snapshot at {snapshot['version']} left a gap")
 
     # -- waiting ----------------------------------------------------------
 
     async def reach(self, version: int, timeout: float) -> dict[str, Any] | None:
-        """Wait until this socket has seen event ``version``; that event if it was the last."""
+        """Wait until this socket has seen event ``version``, and return that event.
+
+        It may have come already, with others after it: several events often arrive
+        in one read (the start and its roll-off, a score and the end), and are all
+        handled before the waiting driver runs again.
+        """
         if self.version >= version:
-            return self.last_event if self.version == version else None
+            return self.events.get(version)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.waiter = (version, future)
         self.room.waiting.add(future)
+        resync = self.room.opts.resync
         try:
+            if resync and resync < timeout:
+                # What a client must do never to stay stalled: an event that never comes
+                # leaves no gap to see, so after a while without it, ask for the room.
+                done, _ = await asyncio.wait({future}, timeout=resync)
+                if not done:
+                    self.resync()
+                    timeout -= resync
             return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            # A stall: say which event never came, and what the room's sockets had seen.
+            seen = ", ".join(f"{c.role} {c.version}" for c in self.room.conns)
+            raise RuntimeError(
+                f"{self.role}: no event {version} in {timeout:.0f} s (sockets at: {seen})"
+            ) from None
         finally:
             self.room.waiting.discard(future)
 
@@ -318,7 +393,10 @@ class Room:
         #: Commands in flight, by the version their event will carry.
         self.pending: dict[int, Pending] = {}
         self.waiting: set[asyncio.Future[dict[str, Any]]] = set()
+        self.background: set[asyncio.Task[None]] = set()
         self.cards = [rules.Scorecard(rules.OFFICIAL) for _ in range(2)]
+        #: In floor mode the client makes the events up itself: the relay has no game.
+        self.table = FloorTable(self) if opts.mode == "floor" else None
         self.version = 0
         self.measuring = False
         self.closing = False
@@ -335,8 +413,11 @@ class Room:
     # -- setup --------------------------------------------------------------
 
     async def open(self, role: str) -> Conn:
+        urls = self.opts.ws_urls
+        base = urls[(SOCKETS_PER_ROOM * self.number + len(self.conns)) % len(urls)]
+        path = f"relay/{self.code}" if self.table is not None else f"games/{self.code}"
         ws = await connect(
-            f"{self.opts.ws_url}/ws/games/{self.code}/",
+            f"{base}/ws/{path}/",
             origin=self.opts.origin,  # type: ignore[arg-type]
             compression=None,  # Keep the client's per-message work small.
             proxy=None,
@@ -351,6 +432,13 @@ class Room:
     async def set_up(self) -> None:
         """Create the game, seat the host and a second player, and add a watcher."""
         timeout = self.opts.timeout
+        if self.table is not None:  # The floor: three sockets in a room of the relay.
+            self.code = f"r{self.number}-{secrets.token_hex(4)}"
+            for role in ("host", "guest", "watcher"):
+                conn = await self.open(role)
+                await conn.expect("snapshot", timeout)
+            self.players, self.watcher = self.conns[:2], self.conns[2]
+            return
         body = {"name": f"Host {self.number}", "preset": rules.OFFICIAL.name, "seats": 2}
         created = await asyncio.to_thread(post_json, f"{self.opts.http_url}/api/games/", body)
         self.code = created["code"]
@@ -387,6 +475,10 @@ class Room:
         """Send a command and wait for its first event on the sender's socket."""
         expected = self.version + 1
         message["version"] = self.version
+        if self.table is not None:  # The relay sends the room what it is sent.
+            seat = self.players.index(conn)
+            data = self.table.event(kind, message, seat)
+            message = {"type": "event", "version": expected, "kind": kind, "data": data}
         pending = self.pending[expected] = Pending(kind, expected)
         await conn.send(message, pending.stamp)
         event = await conn.reach(expected, self.opts.timeout)
@@ -399,11 +491,14 @@ class Room:
         timeout = self.opts.timeout
         await asyncio.sleep(self.rng.uniform(0, self.opts.think_max))  # Rooms start apart.
         host = self.players[0]
-        await self.command(host, "start", {"type": "start"})
+        event = await self.command(host, "start", {"type": "start"})
         # The roll-off follows the start in the same batch; the last one names the first seat.
-        event = host.last_event
+        # Each is awaited by its own version: waiting for "the host's version + 1" skipped
+        # the deciding one when it came in one read with a tied throw before it, and then
+        # waited for an event only this driver's next roll would cause (issue 15's stalls).
         while event is None or event["data"].get("first") is None:
-            event = await host.reach(host.version + 1, timeout)
+            version = host.version + 1 if event is None else event["version"] + 1
+            event = await host.reach(version, timeout)
         self.version = event["version"]
         seat: int | None = event["data"]["first"]
 
@@ -452,6 +547,60 @@ class Room:
             await conn.ws.close()
             if conn.reader is not None:
                 conn.reader.cancel()
+
+
+class FloorTable:
+    """The floor's stand-in for the server's game: the events a game would broadcast,
+    made up by the client (the same kinds, fields and sizes), for the relay to pass on."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.dice: list[int] = []
+        self.rolls_left = 3
+
+    def event(self, kind: str, message: dict[str, Any], seat: int) -> dict[str, Any]:
+        rng, room = self.room.rng, self.room
+        if kind == "start":
+            return {"players": ["Host", "Guest"], "first": rng.randrange(2)}
+        if kind == "roll":
+            hold = message["hold"]
+            self.dice = [
+                self.dice[i] if i in hold else rng.randint(1, 6) for i in range(rules.DICE_COUNT)
+            ]
+            self.rolls_left -= 1
+            options = room.cards[seat].options(self.dice)
+            return {
+                "seat": seat,
+                "dice": self.dice,
+                "held": sorted(hold),
+                "rolls_left": self.rolls_left,
+                "options": {c.value: points for c, points in options.items()},
+            }
+        before = room.cards[seat]
+        card = before.score(message["category"], self.dice)
+        other = room.cards[1 - seat]
+        over = not card.empty and not other.empty
+        data = {
+            "seat": seat,
+            "category": message["category"],
+            "points": card[rules.Category(message["category"])],
+            "dice": self.dice,
+            "yahtzee_bonus": card.yahtzee_bonus_count > before.yahtzee_bonus_count,
+            "total": card.total,
+            "next": None if over else 1 - seat,
+            "round": len(card.filled),
+            "card": {
+                "boxes": {c.value: card[c] for c in rules.Category},
+                "upper_total": card.upper_total,
+                "upper_bonus": card.upper_bonus,
+                "yahtzee_bonus_count": card.yahtzee_bonus_count,
+                "yahtzee_bonus": card.yahtzee_bonus,
+                "lower_total": card.lower_total,
+                "total": card.total,
+            },
+        }
+        self.dice, self.rolls_left = [], 3
+        return data
 
 
 def choose_hold(dice: list[int]) -> list[int] | None:
@@ -536,13 +685,17 @@ async def run_client(first: int, count: int, opts: Options, gate: Any, report: A
         ready = [room for room in rooms if not room.failed]
         for room in ready:
             room.measuring = True
-        pings = [asyncio.create_task(room.ping_loop()) for room in ready]
+        pinging = ready if opts.ping_interval > 0 else []
+        pings = [asyncio.create_task(room.ping_loop()) for room in pinging]
         cpu_start = time.process_time()
         play_start = time.perf_counter()
         deadline = None if opts.duration is None else play_start + opts.duration
         await asyncio.gather(*(play(room, deadline) for room in ready))
         stats.play_seconds = time.perf_counter() - play_start
         stats.cpu_seconds = time.process_time() - cpu_start
+        # Give the last events a moment, then count those that never reached every socket.
+        await asyncio.sleep(2)
+        stats.undelivered = sum(len(room.pending) for room in ready)
         measuring.clear()
         for room in rooms:
             room.measuring = False
@@ -590,30 +743,55 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-class Server:
-    """One Daphne process on a fresh SQLite file, configured as a deployed site."""
+APPS = {"game": "yahtzee_site.asgi:application", "floor": "benchmarks.relay:application"}
 
-    def __init__(self) -> None:
+
+class Server:
+    """The server under test, configured as a deployed site: ``processes`` Daphne
+    processes serving ``app`` ("game", the site, or "floor", the bare relay of
+    ``benchmarks/relay.py``) on one database and one channel layer.
+
+    With no ``database_url``, a fresh SQLite file in a temporary directory; with no
+    ``redis_url``, the in-memory channel layer (one process only). A Redis database
+    given is flushed first: give it one of its own.
+    """
+
+    def __init__(
+        self,
+        app: str = "game",
+        database_url: str | None = None,
+        redis_url: str | None = None,
+        processes: int = 1,
+        log_level: str = "WARNING",
+    ) -> None:
+        if processes > 1 and not redis_url:
+            raise ValueError("several processes share rooms only through Redis: give --redis-url")
+        self.app = APPS[app]
+        self.redis_url = redis_url
         self.workdir = Path(tempfile.mkdtemp(prefix="yahtzee-bench-"))
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process: subprocess.Popen[bytes] | None = None
+        self.ports = [free_port() for _ in range(processes)]
+        self.urls = [f"http://127.0.0.1:{port}" for port in self.ports]
+        self.url = self.urls[0]
+        self.processes: list[subprocess.Popen[bytes]] = []
         self.log_path = self.workdir / "daphne.log"
         self.env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "yahtzee_site.settings",
-            "DATABASE_URL": f"sqlite:///{self.workdir}/bench.sqlite3",
+            "DATABASE_URL": database_url or f"sqlite:///{self.workdir}/bench.sqlite3",
             "SECRET_KEY": secrets.token_urlsafe(50),
             "DEBUG": "false",
             "SECURE_SSL_REDIRECT": "false",  # Plain http on the loopback.
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "LOG_LEVEL": "WARNING",
+            "LOG_LEVEL": log_level,
         }
-        self.env.pop("REDIS_URL", None)  # The in-memory channel layer: one process.
+        if redis_url:
+            self.env["REDIS_URL"] = redis_url
+        else:
+            self.env.pop("REDIS_URL", None)  # The in-memory channel layer: one process.
 
     @property
-    def pid(self) -> int | None:
-        return self.process.pid if self.process else None
+    def pids(self) -> list[int]:
+        return [process.pid for process in self.processes]
 
     def start(self) -> None:
         python = sys.executable
@@ -623,27 +801,46 @@ class Server:
             env=self.env,
             check=True,
         )
+        if self.redis_url:
+            import redis  # channels-redis's client
+
+            redis.Redis.from_url(self.redis_url).flushdb()
         daphne = Path(python).with_name("daphne")
-        command = [str(daphne)] if daphne.exists() else [shutil.which("daphne") or "daphne"]
-        command += ["-b", "127.0.0.1", "-p", str(self.port), "yahtzee_site.asgi:application"]
-        with open(self.log_path, "wb") as log:
-            self.process = subprocess.Popen(
-                command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
-            )
+        daphne_command = [str(daphne)] if daphne.exists() else [shutil.which("daphne") or "daphne"]
+        with open(self.log_path, "ab") as log:
+            for port in self.ports:
+                command = [*daphne_command, "-b", "127.0.0.1", "-p", str(port), self.app]
+                self.processes.append(
+                    subprocess.Popen(
+                        command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
+                    )
+                )
         deadline = time.monotonic() + 30
         opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"daphne exited at start:\n{self.log_tail()}")
-            try:
-                with opener.open(f"{self.url}/health/", timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except (urllib.error.URLError, OSError):
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"daphne did not answer /health/ in 30 s:\n{self.log_tail()}")
-            time.sleep(0.1)
+        for url in self.urls:
+            while True:
+                if any(process.poll() is not None for process in self.processes):
+                    raise RuntimeError(f"daphne exited at start:\n{self.log_tail()}")
+                try:
+                    with opener.open(f"{url}/health/", timeout=2) as response:
+                        if response.status == 200:
+                            break
+                except (urllib.error.URLError, OSError):
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError(
+                        f"daphne did not answer /health/ in 30 s:\n{self.log_tail()}"
+                    )
+                time.sleep(0.1)
+
+    def log_count(self, text: str) -> int:
+        """How many lines of the servers' log contain ``text``."""
+        try:
+            return sum(
+                text in line for line in self.log_path.read_text(errors="replace").splitlines()
+            )
+        except OSError:
+            return 0
 
     def log_tail(self, lines: int = 30) -> str:
         try:
@@ -652,28 +849,31 @@ class Server:
             return ""
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes:
             try:
-                self.process.wait(timeout=10)
+                process.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+                process.kill()
+                process.wait()
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
-def read_rss_mb(pid: int | None) -> float | None:
-    """The resident memory of a process, from ``/proc/<pid>/status`` (VmRSS), in MB."""
-    if pid is None:
-        return None
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        return None
-    return None
+def read_rss_mb(pids: list[int]) -> float | None:
+    """The resident memory of the server's processes, from ``/proc/<pid>/status``
+    (VmRSS), added up, in MB."""
+    total = None
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status") as status:
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        total = (total or 0.0) + int(line.split()[1]) / 1024
+        except OSError:
+            return None
+    return total
 
 
 def _stat_cpu_seconds(path: str) -> float | None:
@@ -686,34 +886,71 @@ def _stat_cpu_seconds(path: str) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def read_cpu_seconds(pid: int | None) -> tuple[float, float] | None:
-    """CPU time (user + system) of a process: (all threads, its main thread), from /proc.
+def read_cpu_seconds(pids: list[int]) -> tuple[float, float] | None:
+    """CPU time (user + system) of the server's processes, added up: (all threads,
+    the main threads), from /proc.
 
     The main thread runs the event loop (Twisted, Channels, the consumers); the
     others are mostly the one thread that ``database_sync_to_async`` runs the
     services on.
     """
-    if pid is None:
+    if not pids:
         return None
-    total = _stat_cpu_seconds(f"/proc/{pid}/stat")
-    main = _stat_cpu_seconds(f"/proc/{pid}/task/{pid}/stat")
-    if total is None or main is None:
-        return None
+    total = main = 0.0
+    for pid in pids:
+        process = _stat_cpu_seconds(f"/proc/{pid}/stat")
+        thread = _stat_cpu_seconds(f"/proc/{pid}/task/{pid}/stat")
+        if process is None or thread is None:
+            return None
+        total, main = total + process, main + thread
     return total, main
+
+
+class InboxSampler(threading.Thread):
+    """With channels-redis: the longest inbox of a server process, sampled every 0.1 s.
+
+    channels-redis keeps the messages for every consumer of one process in one
+    sorted set (``asgi:specific.<process>!``), and its ``capacity`` (100 by
+    default) bounds that set, not each consumer: a ``group_send`` that finds it
+    full drops the message for every socket of that process in the group, with
+    only an INFO log line ("channels over capacity").
+    """
+
+    def __init__(self, redis_url: str) -> None:
+        super().__init__(daemon=True)
+        import redis  # channels-redis's client
+
+        self.client = redis.Redis.from_url(redis_url)
+        self.peak = 0
+        self.halt = threading.Event()
+
+    def run(self) -> None:
+        while not self.halt.wait(0.1):
+            try:
+                keys = list(self.client.scan_iter(match="*specific.*!", count=1000))
+                sizes = [self.client.zcard(key) for key in keys]
+            except Exception:  # The server is being stopped: no figure this time.
+                continue
+            self.peak = max(self.peak, *sizes, 0)
+
+    def stop(self) -> int:
+        self.halt.set()
+        self.join()
+        return self.peak
 
 
 class RssSampler(threading.Thread):
     """Samples the server's RSS every 0.2 s in the background and keeps the peak."""
 
-    def __init__(self, pid: int | None) -> None:
+    def __init__(self, pids: list[int]) -> None:
         super().__init__(daemon=True)
-        self.pid = pid
-        self.peak = read_rss_mb(pid)
+        self.pids = pids
+        self.peak = read_rss_mb(pids)
         self.halt = threading.Event()
 
     def run(self) -> None:
         while not self.halt.wait(0.2):
-            rss = read_rss_mb(self.pid)
+            rss = read_rss_mb(self.pids)
             if rss is not None and (self.peak is None or rss > self.peak):
                 self.peak = rss
 
@@ -730,8 +967,9 @@ class RssSampler(threading.Thread):
 
 @dataclass
 class Result:
-    """The merged figures of one N."""
+    """The merged figures of one N in one mode."""
 
+    mode: str
     games: int
     clients: int
     stats: Stats
@@ -742,6 +980,10 @@ class Result:
     server_cpu_main: float | None = None
     client_cpu: float = 0.0
     load: tuple[float, float] = (0.0, 0.0)
+    #: With channels-redis: the longest inbox of a process, and the group sends it
+    #: logged as dropped (only seen with --server-log-level INFO).
+    inbox_peak: int | None = None
+    layer_drops: int | None = None
 
 
 def split(total: int, parts: int) -> list[int]:
@@ -758,6 +1000,9 @@ def merge(parts: list[Stats]) -> Stats:
         merged.games += part.games
         merged.finished += part.finished
         merged.throttled += part.throttled
+        merged.resyncs += part.resyncs
+        merged.recovered += part.recovered
+        merged.undelivered += part.undelivered
         merged.setup_seconds = max(merged.setup_seconds, part.setup_seconds)
         merged.play_seconds = max(merged.play_seconds, part.play_seconds)
         merged.cpu_seconds = max(merged.cpu_seconds, part.cpu_seconds)
@@ -777,35 +1022,43 @@ def next_message(messages: Any, processes: list[Any]) -> tuple[str, Any] | None:
                     return None
 
 
-def run_games(games: int, args: argparse.Namespace) -> Result:
+def run_games(games: int, mode: str, args: argparse.Namespace) -> Result:
     server: Server | None = None
     if args.url:
-        http_url, pid = args.url.rstrip("/"), args.server_pid
+        urls = [url.rstrip("/") for url in args.url]
+        pids = args.server_pid or []
     else:
-        server = Server()
+        server = Server(
+            mode, args.database_url, args.redis_url, args.processes, args.server_log_level
+        )
         server.start()
-        http_url, pid = server.url, server.pid
+        urls, pids = server.urls, server.pids
     try:
-        parts = urlsplit(http_url)
+        parts = urlsplit(urls[0])
         ws_scheme = "wss" if parts.scheme == "https" else "ws"
         opts = Options(
-            http_url=http_url,
-            ws_url=f"{ws_scheme}://{parts.netloc}",
+            mode=mode,
+            http_url=urls[0],
+            ws_urls=tuple(f"{ws_scheme}://{urlsplit(url).netloc}" for url in urls),
             origin=f"{parts.scheme}://{parts.netloc}",
             think_min=args.think[0],
             think_max=args.think[-1],
             ping_interval=args.ping_interval,
             duration=args.duration,
             timeout=args.timeout,
+            resync=args.resync if mode == "game" else 0.0,  # The relay keeps no room.
             setup_concurrency=args.setup_concurrency,
             seed=args.seed,
         )
         clients = max(1, min(args.clients, games))
-        result = Result(games=games, clients=clients, stats=Stats())
+        result = Result(mode=mode, games=games, clients=clients, stats=Stats())
         time.sleep(0.5)
-        result.rss_idle = read_rss_mb(pid)
-        sampler = RssSampler(pid)
+        result.rss_idle = read_rss_mb(pids)
+        sampler = RssSampler(pids)
         sampler.start()
+        inboxes = InboxSampler(args.redis_url) if args.redis_url and not args.url else None
+        if inboxes is not None:
+            inboxes.start()
         load_before = os.getloadavg()[0]
 
         context = mp.get_context("spawn")
@@ -832,7 +1085,7 @@ def run_games(games: int, args: argparse.Namespace) -> Result:
             else:
                 collected.append(message[1])
         go.set()
-        cpu_start, play_start = read_cpu_seconds(pid), time.perf_counter()
+        cpu_start, play_start = read_cpu_seconds(pids), time.perf_counter()
         while len(collected) < clients:
             message = next_message(messages, processes)
             if message is None:
@@ -841,14 +1094,18 @@ def run_games(games: int, args: argparse.Namespace) -> Result:
                 break
             if message[0] == "stats":
                 collected.append(message[1])
-        cpu_end, play_end = read_cpu_seconds(pid), time.perf_counter()
-        result.rss_end = read_rss_mb(pid)
+        cpu_end, play_end = read_cpu_seconds(pids), time.perf_counter()
+        result.rss_end = read_rss_mb(pids)
         result.load = (load_before, os.getloadavg()[0])
         for process in processes:
             process.join(timeout=60)
             if process.is_alive():
                 process.terminate()
         result.rss_peak = sampler.stop()
+        if inboxes is not None:
+            result.inbox_peak = inboxes.stop()
+        if server is not None and args.redis_url:
+            result.layer_drops = server.log_count("channels over capacity")
         if cpu_start is not None and cpu_end is not None:
             seconds = max(play_end - play_start, 1e-9)
             result.server_cpu = 100 * (cpu_end[0] - cpu_start[0]) / seconds
@@ -886,8 +1143,16 @@ def mb(value: float | None) -> str:
     return "-" if value is None else f"{value:.0f}"
 
 
-def ratio(a: float | None, b: float | None) -> str:
-    return "-" if a is None or not b else f"{a / b:.1f}"
+def ratio(a: float | None, b: float | None, digits: int = 1) -> str:
+    return "-" if a is None or not b else f"{a / b:.{digits}f}"
+
+
+def cpu_ms_per_command(result: Result) -> float | None:
+    """The server's CPU time (every process, every thread) over the play phase, per command."""
+    commands = len(result.stats.broadcasts)
+    if result.server_cpu is None or not commands or not result.stats.play_seconds:
+        return None
+    return result.server_cpu / 100 * result.stats.play_seconds / commands
 
 
 def rows_for(result: Result) -> dict[str, str]:
@@ -899,9 +1164,7 @@ def rows_for(result: Result) -> dict[str, str]:
     b50, b99 = percentile(everyone, 50), percentile(everyone, 99)
     p50, p99 = percentile(s.pings, 50), percentile(s.pings, 99)
     rate = len(everyone) / s.play_seconds if s.play_seconds else 0.0
-    cpu_per_command = "-"
-    if result.server_cpu is not None and rate:
-        cpu_per_command = f"{10 * result.server_cpu / rate:.1f}"  # % of a core / rate, in ms.
+    cpu = cpu_ms_per_command(result)
     return {
         "games (finished)": f"{result.games} ({s.finished})",
         "sockets": str(result.games * SOCKETS_PER_ROOM),
@@ -927,10 +1190,14 @@ def rows_for(result: Result) -> dict[str, str]:
         "  of which event loop %": (
             "-" if result.server_cpu_main is None else f"{result.server_cpu_main:.0f}"
         ),
-        "server CPU ms/command": cpu_per_command,
+        "server CPU ms/command": "-" if cpu is None else f"{cpu * 1000:.2f}",
         "client CPU % (busiest)": f"{result.client_cpu:.0f}",
         "client loop lag p99 ms": ms(percentile(s.loop_lags, 99)),
         "client throttled sends": str(s.throttled),
+        "events never at all 3 sockets": str(s.undelivered),
+        "resyncs / events recovered": f"{s.resyncs} / {s.recovered}",
+        "Redis inbox peak (cap 100)": "-" if result.inbox_peak is None else str(result.inbox_peak),
+        "layer drops logged": "-" if result.layer_drops is None else str(result.layer_drops),
         "load avg before/after": f"{result.load[0]:.1f} / {result.load[1]:.1f}",
         "errors": str(len(s.errors)),
     }
@@ -939,7 +1206,7 @@ def rows_for(result: Result) -> dict[str, str]:
 def print_table(results: list[Result]) -> None:
     """Figures as rows, one column per N."""
     columns = [rows_for(r) for r in results]
-    heads = [f"N={r.games}" for r in results]
+    heads = [f"{r.mode} N={r.games}" for r in results]
     width = max(len(k) for k in columns[0])
     pairs = zip(heads, columns, strict=True)
     cells = [max(len(h), *(len(v) for v in c.values())) for h, c in pairs]
@@ -951,10 +1218,51 @@ def print_table(results: list[Result]) -> None:
         print(f"{key:<{width}}" + "".join(values))
 
 
+def print_comparison(results: list[Result]) -> None:
+    """The game against the floor, one line per mode and N, with the ratios game/floor."""
+    floors = {r.games: r for r in results if r.mode == "floor"}
+    head = (
+        f"{'mode':<6} {'games':>5} {'fin':>4} {'cmds':>6} {'cmd/s':>6} {'p50 ms':>7} "
+        f"{'p99 ms':>7} {'CPU ms/cmd':>10} {'CPU %':>6} {'CPU x':>6} {'p99 x':>6} "
+        f"{'load':>9}  errors"
+    )
+    print(head)
+    print("-" * len(head))
+    for result in results:
+        s = result.stats
+        everyone = [b[1] for b in s.broadcasts]
+        rate = len(everyone) / s.play_seconds if s.play_seconds else 0.0
+        cpu = cpu_ms_per_command(result)
+        p99 = percentile(everyone, 99)
+        floor = floors.get(result.games) if result.mode == "game" else None
+        cpu_x = p99_x = "-"
+        if floor is not None:
+            floor_cpu = cpu_ms_per_command(floor)
+            floor_p99 = percentile([b[1] for b in floor.stats.broadcasts], 99)
+            cpu_x = ratio(cpu, floor_cpu, 2)
+            p99_x = ratio(p99, floor_p99, 2)
+        server_cpu = "-" if result.server_cpu is None else f"{result.server_cpu:.0f}"
+        print(
+            f"{result.mode:<6} {result.games:>5} {s.finished:>4} {len(everyone):>6} {rate:>6.0f} "
+            f"{ms(percentile(everyone, 50)):>7} {ms(p99):>7} "
+            f"{'-' if cpu is None else f'{cpu * 1000:.2f}':>10} {server_cpu:>6} "
+            f"{cpu_x:>6} {p99_x:>6} {result.load[0]:>4.1f}/{result.load[1]:<4.1f}  {len(s.errors)}"
+        )
+    print(
+        "CPU ms/cmd: the server's CPU time (all its processes and threads) over the play phase "
+        "per command (game) or per message relayed to a room of three sockets (floor). "
+        "CPU %: of one core. CPU x, p99 x: game / floor at the same N (targets: CPU x <= 1.67, "
+        "p99 x <= 2 at 100 games). load: the 1-minute load average before/after."
+    )
+
+
 def print_errors(result: Result, limit: int = 10) -> None:
     errors = result.stats.errors
     if errors:
-        print(f"\n{len(errors)} error(s) with {result.games} games; the first {limit}:")
+        print(
+            f"\n{len(errors)} error(s) with {result.games} games ({result.mode}); "
+            f"the first {limit}:"
+        )
         for text in errors[:limit]:
             print(f"  {text}")
 
@@ -984,14 +1292,52 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--duration", type=float, help="stop after this many seconds of play (default: full games)"
     )
     parser.add_argument(
-        "--ping-interval", type=float, default=2.0, help="seconds between a watcher's pings"
+        "--ping-interval",
+        type=float,
+        help="seconds between a watcher's pings; 0: none. Default 2, but 0 with --mode both: "
+        "pings cost the server CPU too, and would blur the CPU per command of both modes",
     )
     parser.add_argument(
         "--clients", type=int, default=1, help="client processes to split the games across"
     )
-    parser.add_argument("--url", help="a running server (http://host:port) instead of our own")
-    parser.add_argument("--server-pid", type=int, help="with --url: its pid, to read RSS and CPU")
+    parser.add_argument(
+        "--mode",
+        choices=["game", "floor", "both"],
+        default="both",
+        help="game: the site; floor: the bare relay of benchmarks/relay.py, no database; "
+        "both (the default): the floor then the game for each N, with their ratios",
+    )
+    parser.add_argument(
+        "--database-url",
+        help="the server's DATABASE_URL (default: a fresh SQLite file per run); e.g. "
+        "postgres://postgres@127.0.0.1:5432/bench_pg, a database of the benchmark's own",
+    )
+    parser.add_argument(
+        "--redis-url",
+        help="the server's REDIS_URL (default: the in-memory channel layer); a Redis database "
+        "of the benchmark's own, e.g. redis://127.0.0.1:6379/5: it is flushed before each run",
+    )
+    parser.add_argument(
+        "--processes", type=int, default=1, help="Daphne processes (more than 1 needs --redis-url)"
+    )
+    parser.add_argument(
+        "--url",
+        nargs="+",
+        help="running server process(es) (http://host:port) instead of our own; one --mode",
+    )
+    parser.add_argument(
+        "--server-pid", type=int, nargs="+", help="with --url: their pids, to read RSS and CPU"
+    )
     parser.add_argument("--timeout", type=float, default=30.0, help="longest wait for an event")
+    parser.add_argument(
+        "--resync",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="after S seconds without an awaited event, or on a gap, a socket asks for a "
+        "snapshot and takes the events it missed from its recent list, as a client must "
+        "(default 0: never; a missing event is then a stall, reported as an error)",
+    )
     parser.add_argument(
         "--setup-timeout", type=float, default=600.0, help="longest wait for all rooms to be set up"
     )
@@ -1000,10 +1346,25 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, help="seed the players' choices (not the dice)")
     parser.add_argument("--show-server-log", action="store_true", help="print Daphne's log tail")
+    parser.add_argument(
+        "--server-log-level",
+        default="WARNING",
+        help="the server's LOG_LEVEL (INFO shows channels-redis's 'over capacity' drops)",
+    )
     args = parser.parse_args(argv)
     if len(args.think) > 2 or min(args.think) < 0 or args.think[0] > args.think[-1]:
         parser.error("--think takes MIN MAX (or one value), 0 or more")
+    if args.processes > 1 and not args.redis_url:
+        parser.error("--processes above 1 needs --redis-url (rooms span processes through Redis)")
+    if args.ping_interval is None:
+        args.ping_interval = 0.0 if args.mode == "both" else 2.0
+    if args.url and args.mode == "both":
+        parser.error("--url serves one mode: give --mode game or --mode floor")
     return args
+
+
+def load_average() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1014,23 +1375,31 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"Yahtzee Live websocket load: games {args.games}, think {think}, "
         f"{'full games' if args.duration is None else f'{args.duration} s of play'}, "
-        f"ping every ~{args.ping_interval} s per watcher, {args.clients} client process(es)."
+        f"{f'ping every ~{args.ping_interval} s per watcher' if args.ping_interval else 'no pings'}"
+        f", {args.clients} client process(es)."
     )
+    database = "PostgreSQL" if (args.database_url or "").startswith("postgres") else "SQLite"
+    layer = "Redis" if args.redis_url else "in-memory channel layer"
+    server = f"{args.processes} Daphne process(es), {database}, {layer}"
     print(
-        f"Server: {args.url or 'one Daphne process, SQLite, in-memory channel layer'}. "
-        f"Machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; "
+        f"Server: {' '.join(args.url) if args.url else server}. "
+        f"Machine: {os.cpu_count()} CPUs, load average {load_average()}; "
         "the client shares them with the server."
     )
+    modes = ["floor", "game"] if args.mode == "both" else [args.mode]
     results: list[Result] = []
     for games in args.games:
-        print(f"\n... {games} games", flush=True)
-        result = run_games(games, args)
-        results.append(result)
-        print_table([result])
-        print_errors(result)
+        for mode in modes:
+            print(f"\n... {mode}, {games} games (load average {load_average()})", flush=True)
+            result = run_games(games, mode, args)
+            results.append(result)
+            print_table([result])
+            print_errors(result)
     if len(results) > 1:
         print("\nAll runs")
         print_table(results)
+    print(f"\nGame against floor ({server}; load average now {load_average()})")
+    print_comparison(results)
     print(
         "\nTarget (issue 3): at 100 games, cmd->all 3 p99 under 50 ms and ratio under 3. "
         "If the busiest client's CPU nears 100 % or its loop lag grows, the client is the "

@@ -23,6 +23,8 @@ ENVIRONMENT = (
     "SECRET_KEY",
     "DATABASE_URL",
     "REDIS_URL",
+    "CHANNEL_LAYER_CAPACITY",
+    "REDIS_MAX_CONNECTIONS",
     "ALLOWED_HOSTS",
     "DJANGO_ALLOW_ASYNC_UNSAFE",
 )
@@ -96,11 +98,29 @@ def test_redis_url_selects_channels_redis():
 
     assert layer == {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [{"address": "redis://cache.internal:6379/2", "socket_timeout": 15}]},
+        "CONFIG": {
+            "hosts": [
+                {
+                    "address": "redis://cache.internal:6379/2",
+                    "socket_timeout": 15,
+                    "max_connections": 1000,
+                }
+            ],
+            "capacity": 10_000,
+        },
     }
     # A consumer waits for messages with a blocking pop; redis-py 8 would time the read out
     # after 5 s by default, just as Redis answers the pop, and crash the consumer.
     assert layer["CONFIG"]["hosts"][0]["socket_timeout"] > 2 * RedisChannelLayer.brpop_timeout
+
+
+def test_the_redis_layers_capacity_is_sized_for_a_whole_process_and_can_be_set():
+    # channels-redis bounds one process's inbox, shared by all its consumers (issue 15).
+    default = loaded(DEBUG="1", REDIS_URL="redis://cache.internal:6379/2")["layer"]
+    chosen = loaded(DEBUG="1", REDIS_URL="redis://r:6379/2", CHANNEL_LAYER_CAPACITY="50000")
+
+    assert default["CONFIG"]["capacity"] >= 10_000
+    assert chosen["layer"]["CONFIG"]["capacity"] == 50_000
 
 
 def test_allowed_hosts_is_a_comma_separated_list():

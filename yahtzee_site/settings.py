@@ -121,11 +121,36 @@ REDIS_URL = env_str("REDIS_URL", default="")
 #: and drop its websocket (django/channels_redis#422). The timeout must outlast the pop.
 REDIS_SOCKET_TIMEOUT = 15
 
+#: How many messages may wait in Redis for the consumers of one process. channels-redis
+#: keeps the messages for all of a process's consumers in one sorted set, and its
+#: ``capacity`` (100 by default) bounds that set, not each consumer: once a busy process
+#: has 100 messages unread (a few hundred rooms starting at once), ``group_send`` drops
+#: the next event for every socket of that process in the room, raising nothing, and the
+#: room waits for an event that never comes (issue 15). So it is sized for a process's
+#: whole inbox; messages unread still expire after 60 seconds.
+CHANNEL_LAYER_CAPACITY = env_int("CHANNEL_LAYER_CAPACITY", default=10_000)
+
+#: Connections to Redis one process may open. redis-py 8's pools open at most 100 and
+#: then raise ("Too many connections") instead of waiting, and every group send, group
+#: add and receive takes one for its round trips: a few hundred rooms sending at once
+#: crashed consumers, and their sockets closed with 1011 (issue 15). Redis itself
+#: accepts 10,000 clients by default.
+REDIS_MAX_CONNECTIONS = env_int("REDIS_MAX_CONNECTIONS", default=1000)
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": REDIS_SOCKET_TIMEOUT}]},
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": REDIS_SOCKET_TIMEOUT,
+                        "max_connections": REDIS_MAX_CONNECTIONS,
+                    }
+                ],
+                "capacity": CHANNEL_LAYER_CAPACITY,
+            },
         }
     }
 else:

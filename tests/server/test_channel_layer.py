@@ -1,0 +1,62 @@
+"""The channel layer the settings configure holds up when a process is busy (issue 15).
+
+A ``group_send`` that finds a channel full drops the message and raises nothing,
+and channels-redis bounds one sorted set per *process* (every consumer of the
+process shares it), so with its default capacity of 100, a hundred messages
+unread anywhere in a process were enough to lose the next event of a room.
+And redis-py 8's connection pools open 100 connections at most and then raise,
+so a few hundred rooms sending at once crashed consumers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from channels.layers import get_channel_layer
+
+pytestmark = pytest.mark.asyncio
+
+#: Rooms of one process with an event each that no consumer has read yet: a few
+#: hundred games starting at once on a busy event loop.
+ROOMS_BEHIND = 300
+
+
+async def test_a_room_gets_its_event_while_hundreds_of_other_rooms_are_unread() -> None:
+    layer = get_channel_layer()
+    assert layer is not None
+    channels = [await layer.new_channel() for _ in range(3 * ROOMS_BEHIND)]
+    for i, channel in enumerate(channels):
+        await layer.group_add(f"test-behind-{i // 3}", channel)
+    try:
+        for room in range(ROOMS_BEHIND):
+            await layer.group_send(f"test-behind-{room}", {"type": "game.event", "version": 1})
+        await layer.group_send("test-behind-0", {"type": "game.event", "version": 2})
+
+        for channel in channels[:3]:  # The first room's three sockets.
+            first = await asyncio.wait_for(layer.receive(channel), 5)
+            second = await asyncio.wait_for(layer.receive(channel), 5)
+            assert [first["version"], second["version"]] == [1, 2]
+    finally:
+        if hasattr(layer, "flush"):
+            await layer.flush()
+
+
+async def test_hundreds_of_rooms_sending_at_once_all_get_their_event() -> None:
+    layer = get_channel_layer()
+    assert layer is not None
+    channels = [await layer.new_channel() for _ in range(ROOMS_BEHIND)]
+    for room, channel in enumerate(channels):
+        await layer.group_add(f"test-at-once-{room}", channel)
+    try:
+        await asyncio.gather(
+            *(
+                layer.group_send(f"test-at-once-{room}", {"type": "game.event", "version": 1})
+                for room in range(ROOMS_BEHIND)
+            )
+        )
+        for channel in channels:
+            assert (await asyncio.wait_for(layer.receive(channel), 5))["version"] == 1
+    finally:
+        if hasattr(layer, "flush"):
+            await layer.flush()
