@@ -41,9 +41,20 @@ function send(type, fields = {}) {
 function sendPlay(type, fields) {
   if (pending) return;
   if (send(type, { ...fields, version: state.version })) {
-    pending = type;
+    waitFor(type);
     render();
   }
+}
+
+// A command is answered by its event (or an error). If neither comes, the event may
+// have been lost on the way (a gap shows only when a later event arrives): after a
+// while, ask for the whole room again.
+const PENDING_RESYNC_MS = 5000;
+let pendingTimer = 0;
+function waitFor(type) {
+  pending = type;
+  clearTimeout(pendingTimer);
+  pendingTimer = setTimeout(() => { if (pending === type) resync(); }, PENDING_RESYNC_MS);
 }
 
 // Ask for the whole room again, once: events after a gap would each ask otherwise.
@@ -760,7 +771,7 @@ $("roll-button").addEventListener("click", () => roll());
 $("start-button").addEventListener("click", () => sendPlay("start", {}));
 $("rematch-button").addEventListener("click", () => {
   if (!pending && send("rematch")) {
-    pending = "rematch";
+    waitFor("rematch");
     render();
   }
 });
