@@ -131,7 +131,7 @@ _driving: dict[str, asyncio.Task[None]] = {}
 async def drive(code: str) -> None:
     """Play the bots' turns in ``code`` until a person is on turn or the game is over."""
     while True:
-        bot = await outbox.on_database_thread(_on_turn)(code)
+        bot = await outbox.on_database_thread(_on_turn, code)(code)
         if bot is None:
             return
         # Choosing may load a strategy table: off the event loop, and off the database thread.

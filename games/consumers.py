@@ -205,7 +205,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def do_advice(self, message: protocol.Advice) -> None:
         """The coach's advice for the player on turn, to this connection alone."""
-        position, version = await outbox.on_database_thread(services.coach_position)(
+        position, version = await outbox.on_database_thread(services.coach_position, self.code)(
             self.code, self.player_id, as_seat=message.seat
         )
         # A table may load from disk (or compute) first: off the database thread.
@@ -249,7 +249,9 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     # -- to the client ------------------------------------------------------
 
     async def send_snapshot(self) -> dict[str, Any]:
-        snapshot = await outbox.on_database_thread(services.snapshot)(self.code, self.player_id)
+        snapshot = await outbox.on_database_thread(services.snapshot, self.code)(
+            self.code, self.player_id
+        )
         self.version = max(self.version, snapshot["version"])
         await self.send_json(snapshot)
         return snapshot

@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import weakref
+import zlib
 from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -27,6 +30,7 @@ from typing import Any, ParamSpec, TypeVar
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 
 from games.models import room_group
 
@@ -84,10 +88,11 @@ def collecting() -> Iterator[Outbox]:
 
 
 async def run(command: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-    """Run a service ``command`` on the database thread, then deliver what it committed.
+    """Run a service ``command`` on its game's database thread, then deliver what it committed.
 
-    Its messages are sent even when the command raises after a commit (nothing does
-    today, but a message about a committed change must never be lost).
+    The game is the command's first argument (its invite code, or an object with a
+    ``code``). Its messages are sent even when the command raises after a commit
+    (nothing does today, but a message about a committed change must never be lost).
     """
 
     def collected() -> tuple[tuple[T] | Exception, Outbox]:
@@ -98,20 +103,47 @@ async def run(command: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
             except Exception as error:  # Refusals; delivered below after the outbox.
                 return error, outbox
 
-    outcome, outbox = await on_database_thread(collected)()
+    first = args[0] if args else None
+    game = first if isinstance(first, str) else getattr(first, "code", None)
+    outcome, outbox = await on_database_thread(collected, game)()
     await outbox.deliver()
     if isinstance(outcome, Exception):
         raise outcome
     return outcome[0]
 
 
-def on_database_thread(function: Callable[P, T]) -> Callable[P, Coroutine[Any, Any, T]]:
-    """Channels' ``database_sync_to_async``, typed: ``function`` runs on the database thread.
+def on_database_thread(
+    function: Callable[P, T], game: str | None = None
+) -> Callable[P, Coroutine[Any, Any, T]]:
+    """``function`` to run on a database thread (Channels' ``database_sync_to_async``, typed).
 
-    Channels has no type hints, so its own wrapper turns every result into ``Any``.
+    With several database threads (``settings.DATABASE_THREADS``), the work of game
+    ``game`` always goes to the same one, so a game's commands run one at a time and in
+    order, while other games' run beside them; without a game, or with one thread, it
+    goes to Channels' single database thread.
     """
-    wrapped: Callable[P, Coroutine[Any, Any, T]] = database_sync_to_async(function)
+    if game is None or settings.DATABASE_THREADS == 1:
+        wrapped: Callable[P, Coroutine[Any, Any, T]] = database_sync_to_async(function)
+    else:
+        wrapped = database_sync_to_async(
+            function, thread_sensitive=False, executor=_thread_of(game)
+        )
     return wrapped
+
+
+_threads: list[ThreadPoolExecutor] = []
+# A forked child (a test's server) has none of its parent's threads: it makes its own.
+os.register_at_fork(after_in_child=_threads.clear)
+
+
+def _thread_of(game: str) -> ThreadPoolExecutor:
+    """The one-thread executor of ``game``'s database work (made on first use)."""
+    if len(_threads) != settings.DATABASE_THREADS:
+        _threads[:] = [
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"database-{n}")
+            for n in range(settings.DATABASE_THREADS)
+        ]
+    return _threads[zlib.crc32(game.encode()) % len(_threads)]
 
 
 #: One lock per room in this process, so that two commands' messages to one room leave

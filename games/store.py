@@ -24,6 +24,7 @@ read first.
 from __future__ import annotations
 
 import json
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import datetime
@@ -133,21 +134,26 @@ class Copies:
     def __init__(self, size: int = 2000) -> None:
         self.size = size
         self._copies: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()  # Several database threads share the copies.
 
     def get(self, code: str) -> Any:
-        copy = self._copies.get(code)
-        if copy is not None:
-            self._copies.move_to_end(code)
-        return copy
+        with self._lock:
+            copy = self._copies.get(code)
+            if copy is not None:
+                self._copies.move_to_end(code)
+            return copy
 
     def put(self, code: str, copy: Any) -> None:
-        self._copies[code] = copy
-        self._copies.move_to_end(code)
-        while len(self._copies) > self.size:
-            self._copies.popitem(last=False)
+        with self._lock:
+            self._copies[code] = copy
+            self._copies.move_to_end(code)
+            while len(self._copies) > self.size:
+                self._copies.popitem(last=False)
 
     def drop(self, code: str) -> None:
-        self._copies.pop(code, None)
+        with self._lock:
+            self._copies.pop(code, None)
 
     def clear(self) -> None:
-        self._copies.clear()
+        with self._lock:
+            self._copies.clear()

@@ -8,6 +8,7 @@ processes on PostgreSQL and Redis. Every variable is listed in the README.
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from yahtzee_site.env import env_bool, env_int, env_list, env_str
 
@@ -100,6 +101,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The browser tests serve pages from a second process, which cannot see an
     # in-memory database: test on a file.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "var" / "test-db.sqlite3")}
+
+#: Threads that run the websocket commands' database work. A game's commands always go
+#: to the same thread, so they run in order; different games' run side by side, each
+#: thread with its own connection. One by default: on PostgreSQL, four threads on two
+#: cores gave no shorter waits and fewer commands a second (benchmarks/README.md), and
+#: SQLite takes one writer at a time anyway. Try more on a machine with more cores.
+DATABASE_THREADS = env_int("DATABASE_THREADS", default=1)
+if DATABASE_THREADS < 1:
+    raise ImproperlyConfigured("DATABASE_THREADS is a whole number, 1 or more")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
