@@ -18,7 +18,9 @@ The version is the lock: two processes that made a move on the same version
 cannot both save it, and the one that loses reads the game again. So a move
 needs no row lock and no read when this process's copy of the game
 (:class:`Copies`) is current: one statement in all; two when the game must be
-read first.
+read first. (On PostgreSQL the connection pool also checks each connection it
+lends, with ``CONN_HEALTH_CHECKS``: one more round trip per command that
+reaches the server by a websocket, which Django does not count as a statement.)
 """
 
 from __future__ import annotations
