@@ -129,7 +129,21 @@ function goToRematch({ code, name }) {
   setTimeout(() => location.assign(`/g/${encodeURIComponent(code)}/`), REMATCH_DELAY_MS);
 }
 
+const RATE_LIMIT_PAUSE_MS = 1000;
+
 function onError(message) {
+  if (message.code === "rate_limited") {
+    // The server read none of the message (not even its id): whatever it was, nothing
+    // waits for its answer any more; in a moment the room is read again, which asks
+    // the coach again too.
+    pending = null;
+    holdsInFlight = 0;
+    adviceAsked = null;
+    say("Too many clicks at once: one moment.", "error");
+    setTimeout(resync, RATE_LIMIT_PAUSE_MS);
+    render();
+    return;
+  }
   const what = typeof message.id === "string" ? message.id.split("-")[0] : null;
   if (what === "advice") {
     // The turn moved on (or the coach went off) before the answer: the table says so already.

@@ -24,6 +24,7 @@ def test_a_game_always_goes_to_the_same_database_thread(three_threads: None) -> 
 
 
 @pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)  # Channels closes old connections around the call.
 async def test_a_command_runs_on_its_game_s_thread_and_one_at_a_time(three_threads: None) -> None:
     def where(code: str) -> str:
         return threading.current_thread().name
@@ -36,6 +37,7 @@ async def test_a_command_runs_on_its_game_s_thread_and_one_at_a_time(three_threa
 
 
 @pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
 async def test_with_one_database_thread_commands_go_to_channels_own(settings) -> None:  # type: ignore[no-untyped-def]
     settings.DATABASE_THREADS = 1
 
