@@ -108,6 +108,7 @@ if str(ROOT) not in sys.path:
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 from games import rules  # noqa: E402  (pure Python: imports nothing from Django)
+from games.presentation import card_json  # noqa: E402  (pure too)
 
 SOCKETS_PER_ROOM = 3
 #: Events each socket keeps by version, for a driver that looks for one after more came.
@@ -589,15 +590,7 @@ class FloorTable:
             "total": card.total,
             "next": None if over else 1 - seat,
             "round": len(card.filled),
-            "card": {
-                "boxes": {c.value: card[c] for c in rules.Category},
-                "upper_total": card.upper_total,
-                "upper_bonus": card.upper_bonus,
-                "yahtzee_bonus_count": card.yahtzee_bonus_count,
-                "yahtzee_bonus": card.yahtzee_bonus,
-                "lower_total": card.lower_total,
-                "total": card.total,
-            },
+            "card": card_json(card),
         }
         self.dice, self.rolls_left = [], 3
         return data

@@ -184,23 +184,18 @@ def _command(code: str, *, version: object = None, versioned: bool = False) -> I
 
 def _load(code: str, *, lock: bool = False) -> Table:
     """The game and its seats: one query (two for a game without seats, or with the lock)."""
-    if lock:
-        try:
-            game = Game.objects.select_for_update().get(code=code)
-        except Game.DoesNotExist:
-            raise CommandError("no_such_game", "there is no game at this link") from None
-        return Table(game, list(game.players.all()), game.state)
-    players = list(Player.objects.filter(game__code=code).select_related("game"))
+    players = [] if lock else list(Player.objects.filter(game__code=code).select_related("game"))
     if players:
         game = players[0].game
         for player in players:
             player.game = game  # One row, shared.
         return Table(game, players, game.state)
-    try:  # A lobby everyone left.
-        game = Game.objects.get(code=code)
+    games = Game.objects.select_for_update() if lock else Game.objects
+    try:  # Locked, or a lobby everyone left.
+        game = games.get(code=code)
     except Game.DoesNotExist:
         raise CommandError("no_such_game", "there is no game at this link") from None
-    return Table(game, [], game.state)
+    return Table(game, list(game.players.all()) if lock else [], game.state)
 
 
 def _save(table: Table, *, in_one_statement: bool = False) -> bool:
@@ -236,8 +231,9 @@ def _save(table: Table, *, in_one_statement: bool = False) -> bool:
             GameEvent(game=game, seq=seq, kind=kind, payload=payload, created_at=now)
             for seq, kind, payload in rows
         )
+    names = table.names
     messages = [
-        presentation.event_message(seq, event, now, table.names, state)
+        presentation.event_message(seq, event, now, names, state)
         for (seq, _, _), event in zip(rows, table.happened, strict=True)
     ]
     bot = table.bot_on_turn()

@@ -152,10 +152,6 @@ class Copies:
             while len(self._copies) > self.size:
                 self._copies.popitem(last=False)
 
-    def drop(self, code: str) -> None:
-        with self._lock:
-            self._copies.pop(code, None)
-
     def clear(self) -> None:
         with self._lock:
             self._copies.clear()
