@@ -128,8 +128,8 @@ class ProfileGame:
 
     @property
     def url(self) -> str:
-        """The review of a finished game; the room of a game in play."""
-        name = "review" if self.summary.is_finished else "room"
+        """The review of a game that is over; the room of a game in play."""
+        name = "review" if self.summary.is_over else "room"
         return reverse(name, args=[self.summary.game.code])
 
     @property
@@ -139,9 +139,11 @@ class ProfileGame:
 
     @property
     def outcome(self) -> str:
-        """Won, Shared win, Lost, Left, Solo or In progress."""
+        """Won, Shared win, Lost, Left, Solo, Abandoned or In progress."""
         if self.seat.has_left:
             return "Left"
+        if self.summary.is_abandoned:
+            return "Abandoned"
         if not self.summary.is_finished:
             return "In progress"
         if self.summary.solo:

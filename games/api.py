@@ -7,13 +7,14 @@ read and checked by :func:`games.protocol.decode_create_game`, as the websocket'
 messages are by :func:`games.protocol.decode`.
 """
 
+import msgspec
 from django.http import HttpRequest, JsonResponse
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-from games import protocol, rules, services
+from games import clock, protocol, rules, services
 from games.services import CommandError
 
 MAX_BODY_BYTES = protocol.MAX_MESSAGE_BYTES
@@ -26,14 +27,22 @@ def _error(status: int, code: str, message: str) -> JsonResponse:
 @csrf_exempt
 @require_POST
 def create_game(request: HttpRequest) -> JsonResponse:
-    """``POST /api/games/`` with ``{"name", "preset", "seats"}``: a new room (201)."""
+    """``POST /api/games/`` with ``{"name", "preset", "seats", "turn_seconds"}``: a new
+    room (201)."""
     try:
         data = protocol.decode_create_game(request.body)
     except protocol.ProtocolError as error:
         return _error(413 if error.code == "too_large" else 400, error.code, str(error))
     try:
         game, player = services.create_game(
-            preset=data.preset, seats=data.seats, host_name=data.name
+            preset=data.preset,
+            seats=data.seats,
+            host_name=data.name,
+            turn_seconds=(
+                clock.DEFAULT_TURN_SECONDS
+                if data.turn_seconds is msgspec.UNSET
+                else data.turn_seconds
+            ),
         )
     except (CommandError, rules.RuleError) as error:
         return _error(400, error.code, str(error))

@@ -6,10 +6,15 @@ level chooses is :mod:`games.strategy.policies`. When a bot is on turn, a
 time, with a short pause before each so the room can follow: the first roll,
 the dice it keeps (a ``hold``, shown like a person's), the next roll, the box.
 
+A bot also keeps an away player's seat warm (:mod:`games.clock`): it plays that
+seat's turns, marked ``by: "bot"``, at the Optimal level, until the player comes back.
+
 Who drives: whichever process handled the command that made a bot's turn come
-(the start, a score, someone leaving), and any process where a browser opens
-the room while a bot is on turn (so a restarted server picks the game up
-again). With several processes two drivers may chase one game; each move is
+(the start, a score, someone leaving), any process where a browser opens
+the room while a bot is on turn, and any process whose clock watch
+(:mod:`games.watch`) finds a bot on turn that has not moved for a while (so a
+game picks up again after its process was killed or every process restarted).
+With several processes two drivers may chase one game; each move is
 still made exactly once, because a driver makes a move only if the play is
 exactly as it was when it chose the move (the same ``state_version`` and the
 same held dice, checked under the game's row lock). The driver that finds the
@@ -26,8 +31,8 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import transaction
 
-from games import outbox, rules, services
-from games.models import Game
+from games import clock, events, outbox, rules, services
+from games.models import Game, Player
 from games.strategy.policies import Move, choose
 
 logger = logging.getLogger(__name__)
@@ -39,11 +44,14 @@ class Plan:
 
     code: str
     player_id: int
+    seat: int
     state_version: int
     held: tuple[int, ...]
     move: Move
     #: Whether the move is only to show the dice kept (a ``hold``) before the roll.
     show_hold: bool
+    #: ``"bot"`` when the bot plays for an away player's seat; ``None`` on its own seat.
+    by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -55,6 +63,7 @@ class _OnTurn:
     level: str
     state_version: int
     position: rules.Position
+    by: str | None
 
 
 def _on_turn(code: str) -> _OnTurn | None:
@@ -67,9 +76,11 @@ def _on_turn(code: str) -> _OnTurn | None:
     return _OnTurn(
         code=code,
         player_id=player.pk,
-        level=player.bot,
+        # An away player's seat is kept warm by the best bot, for the player's sake.
+        level=player.bot or Player.Bot.OPTIMAL,
         state_version=table.game.state_version,
         position=position,
+        by=None if player.bot else events.BY_BOT,
     )
 
 
@@ -83,10 +94,12 @@ def _plan(bot: _OnTurn) -> Plan:
     return Plan(
         code=bot.code,
         player_id=bot.player_id,
+        seat=position.seat,
         state_version=bot.state_version,
         held=position.held,
         move=move,
         show_hold=show_hold,
+        by=bot.by,
     )
 
 
@@ -111,13 +124,19 @@ def make(plan: Plan) -> bool:
                 "bot in %s: the move was made elsewhere first; this driver stops", plan.code
             )
             return False
-        move = plan.move
+        if plan.by is not None and not clock.Attendance.from_json(game.attendance).is_away(
+            plan.seat
+        ):
+            return False  # The away player came back: the seat is theirs again.
+        move, by = plan.move, plan.by
         if move.category is not None:
-            services.score(plan.code, plan.player_id, move.category.value, version=game.version)
+            services.score(
+                plan.code, plan.player_id, move.category.value, version=game.version, by=by
+            )
         elif plan.show_hold:
-            services.hold(plan.code, plan.player_id, move.hold)
+            services.hold(plan.code, plan.player_id, move.hold, by=by)
         else:
-            services.roll(plan.code, plan.player_id, move.hold, version=game.version)
+            services.roll(plan.code, plan.player_id, move.hold, version=game.version, by=by)
     return True
 
 

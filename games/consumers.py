@@ -203,6 +203,15 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def do_remove_bot(self, message: protocol.RemoveBot) -> None:
         await self.call(services.remove_bot, message, message.bot)
 
+    async def do_back(self, message: protocol.Back) -> None:
+        await self.call(services.come_back, message)
+
+    async def do_remove_player(self, message: protocol.RemovePlayer) -> None:
+        await self.call(services.remove_player, message, message.player)
+
+    async def do_hand_to_bot(self, message: protocol.HandToBot) -> None:
+        await self.call(services.hand_to_bot, message, message.player)
+
     async def do_advice(self, message: protocol.Advice) -> None:
         """The coach's advice for the player on turn, to this connection alone."""
         position, version = await outbox.on_database_thread(services.coach_position, self.code)(
@@ -232,6 +241,9 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         protocol.Coach: do_coach,
         protocol.AddBot: do_add_bot,
         protocol.RemoveBot: do_remove_bot,
+        protocol.Back: do_back,
+        protocol.RemovePlayer: do_remove_player,
+        protocol.HandToBot: do_hand_to_bot,
         protocol.Advice: do_advice,
         protocol.SnapshotRequest: do_snapshot,
         protocol.Ping: do_ping,

@@ -115,6 +115,52 @@ class Chat(Event):
     text: str
 
 
+#: Who made a move for a seat other than its own player (the ``by`` of a roll, a hold, a
+#: score or a leave; ``None``, the default, is the seat's own player or its own bot).
+BY_CLOCK = "clock"  # The turn clock ran out: the server played the rest of the turn.
+BY_BOT = "bot"  # A bot played for a seat that is away, or that the host handed to a bot.
+BY_HOST = "host"  # The host removed the seat (a leave).
+
+
+@dataclass(frozen=True)
+class WentAway(Event):
+    """The clock played two turns in a row for ``seat``: a bot plays its turns until the
+    player comes back."""
+
+    kind: ClassVar[str] = "away"
+    changes_play: ClassVar[bool] = False
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True)
+class CameBack(Event):
+    """The player of ``seat``, away, is back: their turns wait for them again."""
+
+    kind: ClassVar[str] = "back"
+    changes_play: ClassVar[bool] = False
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Handed(Event):
+    """The host (``host``, a seat) handed ``seat`` to a bot for the rest of the game."""
+
+    kind: ClassVar[str] = "handed"
+    changes_play: ClassVar[bool] = False
+    seat: int
+    name: str
+    host: int
+
+
+@dataclass(frozen=True)
+class Abandoned(Event):
+    """Nobody played for a long while: the game ended unfinished, as it stood."""
+
+    kind: ClassVar[str] = "abandoned"
+
+
 # --------------------------------------------------------------------------
 # The play's events, made by the rules engine
 # --------------------------------------------------------------------------
@@ -140,6 +186,7 @@ class Rolled(Event):
     seat: int
     dice: Dice
     held: tuple[int, ...]
+    by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -150,6 +197,7 @@ class Held(Event):
     changes_play: ClassVar[bool] = False
     seat: int
     held: tuple[int, ...]
+    by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -164,6 +212,7 @@ class Scored(Event):
     dice: Dice
     yahtzee_bonus: bool
     next: int | None
+    by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -174,6 +223,7 @@ class Left(Event):
     kind: ClassVar[str] = "left"
     seat: int
     next: int | None
+    by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -185,7 +235,19 @@ class Finished(Event):
     totals: tuple[int, ...]
 
 
-RoomEvent: TypeAlias = Created | Joined | Unseated | Started | CoachSwitched | RematchOpened | Chat
+RoomEvent: TypeAlias = (
+    Created
+    | Joined
+    | Unseated
+    | Started
+    | CoachSwitched
+    | RematchOpened
+    | Chat
+    | WentAway
+    | CameBack
+    | Handed
+    | Abandoned
+)
 PlayEvent: TypeAlias = RollOffThrown | Rolled | Held | Scored | Left | Finished
 AnyEvent: TypeAlias = RoomEvent | PlayEvent
 
@@ -204,6 +266,10 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     RematchOpened,
     CoachSwitched,
     Chat,
+    WentAway,
+    CameBack,
+    Handed,
+    Abandoned,
 )
 
 

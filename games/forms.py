@@ -2,7 +2,7 @@
 
 from django import forms
 
-from games import rules
+from games import clock, rules
 from games.models import NAME_MAX_LENGTH
 
 
@@ -27,4 +27,21 @@ class NewGameForm(forms.Form):
         initial=4,
         widget=forms.Select(attrs={"aria-describedby": "seats-help"}),
         help_text="Players who can sit down; anyone else watches.",
+    )
+    turn_seconds = forms.TypedChoiceField(
+        label="Turn clock",
+        coerce=int,
+        empty_value=None,
+        choices=[
+            (30, "30 seconds a turn"),
+            (60, "1 minute a turn"),
+            (120, "2 minutes a turn"),
+            (clock.TURN_SECONDS_MAX, "Correspondence: a day a turn"),
+            ("", "No clock"),
+        ],
+        initial=clock.DEFAULT_TURN_SECONDS,
+        required=False,
+        widget=forms.Select(attrs={"aria-describedby": "turn-seconds-help"}),
+        help_text="When a turn runs out, the server plays it for the player, so nobody who "
+        "walks away can hold up the table. A solo room has no clock.",
     )

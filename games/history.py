@@ -61,6 +61,16 @@ class GameSummary:
     def is_finished(self) -> bool:
         return self.game.status == Game.Status.FINISHED
 
+    @property
+    def is_abandoned(self) -> bool:
+        """Ended unfinished: nobody played for a long while (:mod:`games.clock`)."""
+        return self.game.status == Game.Status.ABANDONED
+
+    @property
+    def is_over(self) -> bool:
+        """Finished or abandoned: nothing more will be played; it can be reviewed."""
+        return self.is_finished or self.is_abandoned
+
 
 def summaries(games: Iterable[Game]) -> list[GameSummary]:
     """Each game with its seats' cards and, once finished, its winners; in the order given."""

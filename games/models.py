@@ -55,6 +55,8 @@ class Game(models.Model):
         LOBBY = "lobby", "Waiting for players"
         PLAYING = "playing", "Playing"
         FINISHED = "finished", "Finished"
+        #: Nobody played for a long while: ended unfinished (:mod:`games.clock`).
+        ABANDONED = "abandoned", "Abandoned"
 
     code = models.CharField(max_length=32, unique=True, default=new_invite_code, editable=False)
     preset = models.CharField(max_length=20, choices=PRESET_CHOICES, default=rules.OFFICIAL.name)
@@ -76,6 +78,18 @@ class Game(models.Model):
     record = models.JSONField(null=True, blank=True)
     #: Whether the player on turn may ask the strategy engine for the best move (the coach).
     coach = models.BooleanField(default=False)
+    #: The turn clock: seconds a player has for a turn, or ``None`` for no clock.
+    turn_seconds = models.PositiveIntegerField(null=True, blank=True)
+    #: When the turn in play runs out (``None`` when no clock runs); see :mod:`games.clock`.
+    deadline = models.DateTimeField(null=True, blank=True)
+    #: When the server must next look at this game by itself: the deadline, a bot that
+    #: should have moved, or the time it is abandoned. ``None`` once it is over.
+    wake_at = models.DateTimeField(null=True, blank=True)
+    #: When a person last gave a command at this table (a bot's or the clock's moves do not
+    #: count): a game nobody plays is abandoned.
+    acted_at = models.DateTimeField(null=True, blank=True)
+    #: Who plays which seat beside its player (:class:`games.clock.Attendance`, as JSON).
+    attendance = models.JSONField(default=dict, blank=True)
     #: The finished game this one is the rematch of; each game has at most one rematch.
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
@@ -83,6 +97,12 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [
+            # The clock's watch reads the games due soonest: only those with a wake-up time.
+            models.Index(
+                fields=["wake_at"], condition=models.Q(wake_at__isnull=False), name="game_wake_at"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.code} ({self.get_status_display()})"
@@ -157,6 +177,10 @@ class GameEvent(models.Model):
         REMATCH = "rematch"
         COACH = "coach"
         CHAT = "chat"
+        AWAY = "away"
+        BACK = "back"
+        HANDED = "handed"
+        ABANDONED = "abandoned"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()

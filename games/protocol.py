@@ -6,7 +6,7 @@ generated from it for outside clients (``python -m games.protocol`` writes them,
 ``--check`` says whether the committed ones are current).
 
 **From the client.** :func:`decode` is the one door: it takes a websocket frame
-and returns one of the fifteen typed messages (:data:`ClientMessage`), or raises
+and returns one of the eighteen typed messages (:data:`ClientMessage`), or raises
 :class:`ProtocolError` with a stable ``code``, a message for people and the
 request's ``id`` when it could be read. Whatever the frame holds (any JSON of any
 shape or depth within the 16 KiB cap, or no JSON at all) the answer is one of
@@ -185,6 +185,22 @@ class RemoveBot(Message, tag="remove_bot", frozen=True, kw_only=True):
     bot: int
 
 
+class Back(Message, tag="back", frozen=True, kw_only=True):
+    """An away player is back ("I'm back"): their turns wait for them again."""
+
+
+class RemovePlayer(Message, tag="remove_player", frozen=True, kw_only=True):
+    """The host takes the away (or disconnected) player of seat ``player`` out of the game."""
+
+    player: int
+
+
+class HandToBot(Message, tag="hand_to_bot", frozen=True, kw_only=True):
+    """The host hands the away (or disconnected) player's seat ``player`` to a bot."""
+
+    player: int
+
+
 class Advice(Message, tag="advice", frozen=True, kw_only=True):
     """The player on turn asks the coach about the dice on the table."""
 
@@ -210,12 +226,15 @@ ClientMessage: TypeAlias = (
     | Coach
     | AddBot
     | RemoveBot
+    | Back
+    | RemovePlayer
+    | HandToBot
     | Advice
     | SnapshotRequest
     | Ping
 )
 
-#: The fifteen types, in the order of ``docs/protocol.md``.
+#: The eighteen types, in the order of ``docs/protocol.md``.
 CLIENT_TYPES: Final = tuple(str(t.__struct_config__.tag) for t in get_args(ClientMessage))
 
 #: The code and the explanation for a field of the wrong shape: today's codes, field by field.
@@ -232,6 +251,7 @@ FIELD_ERRORS: Final = {
     "text": ("invalid_message", "chat needs some text"),
     "on": ("invalid_message", "say whether the coach is on: true or false"),
     "bot": ("invalid_message", "name the bot's seat (a whole number)"),
+    "player": ("invalid_message", "name the player's seat (a whole number)"),
 }
 
 
@@ -351,6 +371,9 @@ class CreateGame(msgspec.Struct, frozen=True, kw_only=True):
     preset: str = "official"
     #: How many players may sit down, 1 to 6.
     seats: int = 6
+    #: The turn clock: seconds a turn, 10 to 86400, or ``null`` for none. Left out: 60
+    #: seconds, or no clock in a solo room.
+    turn_seconds: int | msgspec.UnsetType | None = msgspec.UNSET
 
 
 class CreatedGame(msgspec.Struct, frozen=True, kw_only=True):
@@ -378,6 +401,10 @@ CREATE_GAME_ERRORS: Final = {
     "name": ("invalid_name", "a name is some text"),
     "preset": ("unknown_rules", "preset is official or free_joker"),
     "seats": ("invalid_seats", "seats is a whole number from 1 to 6"),
+    "turn_seconds": (
+        "invalid_turn_seconds",
+        "turn_seconds is null (no clock) or a whole number of seconds, 10 to 86400",
+    ),
 }
 
 _create_game_decoder: Final = msgspec.json.Decoder(CreateGame)
@@ -387,7 +414,8 @@ def decode_create_game(body: bytes) -> CreateGame:
     """The request of ``POST /api/games/`` (an empty body is ``{}``), or :class:`ProtocolError`.
 
     The codes: ``too_large``, ``invalid_json``, ``invalid_message`` (not an object,
-    or nested too deeply), then ``invalid_name``, ``unknown_rules``, ``invalid_seats``.
+    or nested too deeply), then ``invalid_name``, ``unknown_rules``, ``invalid_seats``,
+    ``invalid_turn_seconds``.
     """
     if len(body) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"the request is {MAX_MESSAGE_BYTES // 1024} KiB at most")
@@ -451,7 +479,9 @@ class GameInfo(msgspec.Struct, frozen=True, kw_only=True):
     preset_label: str
     seats: int
     coach: bool
-    status: Literal["lobby", "playing", "finished"]
+    #: The turn clock's seconds a turn, or ``null`` for no clock.
+    turn_seconds: int | None
+    status: Literal["lobby", "playing", "finished", "abandoned"]
     created_at: str
     started_at: str | None
     finished_at: str | None
@@ -479,6 +509,19 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     #: The seat's place by total among those still in the game (ties share); ``null`` in the
     #: lobby and for a seat that left.
     place: int | None
+    #: Whether a bot plays the seat's turns: its player is away, or the host handed it over.
+    away: bool
+    #: Whether the host handed the seat to a bot for the rest of the game.
+    handed: bool
+
+
+class ClockInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """The turn clock: the seat on turn must move before ``deadline`` (ISO 8601, UTC);
+    ``ms_left`` is the time left when the message was made, to count down from."""
+
+    seat: int
+    deadline: str
+    ms_left: int
 
 
 class TurnInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -501,6 +544,10 @@ class RollOffInfo(msgspec.Struct, frozen=True, kw_only=True):
 
 
 # -- events: the data of each kind --------------------------------------------
+
+#: Who made a move for a seat other than its player: the turn clock, or a bot for an
+#: away player.
+By: TypeAlias = Literal["clock", "bot"]
 
 
 class CreatedData(msgspec.Struct, frozen=True, kw_only=True):
@@ -527,6 +574,8 @@ class LeftData(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     host: int | msgspec.UnsetType | None = msgspec.UNSET
     next: int | msgspec.UnsetType | None = msgspec.UNSET
+    #: ``host`` when the host removed the seat.
+    by: Literal["host"] | msgspec.UnsetType = msgspec.UNSET
 
 
 class StartedData(msgspec.Struct, frozen=True, kw_only=True):
@@ -547,6 +596,7 @@ class RolledData(msgspec.Struct, frozen=True, kw_only=True):
     seat: int
     dice: list[int]
     held: list[int]
+    by: By | msgspec.UnsetType = msgspec.UNSET
     rolls_left: int | msgspec.UnsetType = msgspec.UNSET
     options: dict[CategoryName, int] | msgspec.UnsetType = msgspec.UNSET
 
@@ -554,6 +604,7 @@ class RolledData(msgspec.Struct, frozen=True, kw_only=True):
 class HeldData(msgspec.Struct, frozen=True, kw_only=True):
     seat: int
     held: list[int]
+    by: By | msgspec.UnsetType = msgspec.UNSET
 
 
 class ScoredData(msgspec.Struct, frozen=True, kw_only=True):
@@ -566,6 +617,7 @@ class ScoredData(msgspec.Struct, frozen=True, kw_only=True):
     dice: list[int]
     yahtzee_bonus: bool
     next: int | None
+    by: By | msgspec.UnsetType = msgspec.UNSET
     total: int | msgspec.UnsetType = msgspec.UNSET
     round: int | msgspec.UnsetType = msgspec.UNSET
     card: Card | msgspec.UnsetType = msgspec.UNSET
@@ -597,12 +649,33 @@ class ChatData(msgspec.Struct, frozen=True, kw_only=True):
     text: str
 
 
+class SeatData(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat that went away, or came back."""
+
+    seat: int
+    name: str
+
+
+class HandedData(msgspec.Struct, frozen=True, kw_only=True):
+    seat: int
+    name: str
+    #: The host's seat.
+    host: int
+
+
+class AbandonedData(msgspec.Struct, frozen=True, kw_only=True):
+    """Nothing: the game ended unfinished."""
+
+
 class EventMessage(msgspec.Struct, tag_field="kind", frozen=True, kw_only=True):
     """Something that happened in the game, as broadcast to the room and kept in ``recent``."""
 
     type: Literal["event"] = "event"
     #: The event's number in the game's log: 1, 2, 3, ... with no gaps.
     version: int
+    #: In a room with a turn clock, when the clock changed with this event: how it stands
+    #: now (``null``: stopped). Left out: unchanged.
+    clock: ClockInfo | msgspec.UnsetType | None = msgspec.UNSET
     # Each kind declares its ``data`` and then ``at`` (when, ISO 8601 in UTC), in wire order.
 
 
@@ -666,6 +739,26 @@ class ChatEvent(EventMessage, tag="chat", frozen=True, kw_only=True):
     at: str
 
 
+class AwayEvent(EventMessage, tag="away", frozen=True, kw_only=True):
+    data: SeatData
+    at: str
+
+
+class BackEvent(EventMessage, tag="back", frozen=True, kw_only=True):
+    data: SeatData
+    at: str
+
+
+class HandedEvent(EventMessage, tag="handed", frozen=True, kw_only=True):
+    data: HandedData
+    at: str
+
+
+class AbandonedEvent(EventMessage, tag="abandoned", frozen=True, kw_only=True):
+    data: AbandonedData
+    at: str
+
+
 Event: TypeAlias = (
     CreatedEvent
     | JoinedEvent
@@ -679,6 +772,10 @@ Event: TypeAlias = (
     | RematchEvent
     | CoachEvent
     | ChatEvent
+    | AwayEvent
+    | BackEvent
+    | HandedEvent
+    | AbandonedEvent
 )
 
 
@@ -695,6 +792,7 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
     players: list[SeatInfo]
     watchers: int
     turn: TurnInfo | None
+    clock: ClockInfo | None
     roll_off: RollOffInfo | None
     winners: list[int]
     rematch: str | None

@@ -722,7 +722,7 @@ class Game:
 
     >>> game, happened = Game.new(1).roll(0, [6, 6, 6, 6, 6])
     >>> happened
-    (Rolled(seat=0, dice=(6, 6, 6, 6, 6), held=()),)
+    (Rolled(seat=0, dice=(6, 6, 6, 6, 6), held=(), by=None),)
     >>> game.score(0, "yahtzee").events[0].points
     50
     """

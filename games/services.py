@@ -18,6 +18,7 @@ Nothing is written when a command fails.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -25,10 +26,10 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from django.db import transaction
-from django.utils import timezone
 
-from games import codec, dice, events, outbox, presentation, rules, store
+from games import clock, codec, dice, events, outbox, presentation, rules, store
 from games.models import NAME_MAX_LENGTH, Game, GameEvent, Player
+from games.strategy import policies
 
 CHAT_MAX_LENGTH = 500
 #: Events a snapshot carries, so a page can show what just happened.
@@ -44,6 +45,10 @@ SAVED_FIELDS = [
     "state_version",
     "record",
     "coach",
+    "deadline",
+    "wake_at",
+    "acted_at",
+    "attendance",
 ]
 
 
@@ -72,6 +77,12 @@ class Table:
     state: rules.Game | None
     #: The events the command caused, in order, saved and broadcast by :func:`_save`.
     happened: list[events.Event] = field(default_factory=list)
+    #: The game in play as it was read (or last saved), before this command.
+    before: rules.Game | None = None
+
+    def __post_init__(self) -> None:
+        if self.before is None:
+            self.before = self.state
 
     @property
     def names(self) -> list[str]:
@@ -81,18 +92,60 @@ class Table:
         """Whether ``player`` left the game in play (a seat left in the lobby is gone)."""
         return self.state is not None and player.seat in self.state.left
 
-    def player(self, player_id: int | None, as_seat: int | None = None) -> Player:
-        """The seat ``player_id`` holds, still in the game; ``as_seat`` must be that seat."""
+    @property
+    def attendance(self) -> clock.Attendance:
+        """Who plays which seat beside its player (saved on the game's row)."""
+        return clock.Attendance.from_json(self.game.attendance)
+
+    @attendance.setter
+    def attendance(self, attendance: clock.Attendance) -> None:
+        self.game.attendance = attendance.to_json()
+
+    def player(
+        self,
+        player_id: int | None,
+        as_seat: int | None = None,
+        *,
+        by: str | None = None,
+        returning: bool = True,
+    ) -> Player:
+        """The seat ``player_id`` holds, still in the game; ``as_seat`` must be that seat.
+
+        A command of the seat's own player (``by`` is ``None``) is a person at the table:
+        the game is not idle, the clock's count for the seat starts again, and an away
+        player is back (unless ``returning`` is false: leaving is not coming back). A
+        bot may play for the seat (``by`` :data:`~games.events.BY_BOT`) only while it is
+        away; a seat handed to a bot is the bot's alone.
+        """
         for player in self.players:
             if player.pk == player_id:
                 if self.has_left(player):
                     raise CommandError("not_a_player", "you have left this game")
                 if as_seat is not None and as_seat != player.seat:
                     raise CommandError("not_your_seat", "you can only act for your own seat")
+                attendance = self.attendance
+                if by == events.BY_BOT and not attendance.is_away(player.seat):
+                    raise CommandError("not_away", f"{player.name} is playing for themselves")
+                if by is None and player.seat in attendance.handed:
+                    raise CommandError(
+                        "handed_to_bot", "the host handed your seat to a bot for this game"
+                    )
+                if by is None and not player.bot:
+                    self._person_acted(player, attendance, returning=returning)
                 return player
         raise CommandError(
             "not_a_player", "only players in this game can do that; you are watching"
         )
+
+    def _person_acted(
+        self, player: Player, attendance: clock.Attendance, *, returning: bool
+    ) -> None:
+        self.game.acted_at = clock.now()
+        if not returning:
+            return
+        if player.seat in attendance.away:
+            self.happened.append(events.CameBack(player.seat, player.name))
+        self.attendance = attendance.acted(player.seat)
 
     def host(self, player_id: int | None, as_seat: int | None, doing: str) -> Player:
         """The acting seat, which must be the host's, for a command only the host may give."""
@@ -107,17 +160,30 @@ class Table:
             raise CommandError("not_started", "the game has not started yet")
         if self.state.is_over:
             raise rules.IllegalMoveError("the game is over", code="game_over")
+        if self.game.status == Game.Status.ABANDONED:
+            raise rules.IllegalMoveError("the game is over: it was abandoned", code="game_over")
         return self.state
 
-    def play(self, progress: rules.Progress) -> None:
-        """Take the rules' new game and its events."""
+    def play(self, progress: rules.Progress, *, by: str | None = None) -> None:
+        """Take the rules' new game and its events; the command's own event marked ``by``
+        (the clock, a bot or the host) when someone else made it for the seat."""
         self.state = progress.game
-        self.happened += progress.events
+        made, *more = progress.events
+        marked = events.Rolled | events.Held | events.Scored | events.Left
+        if by is not None and isinstance(made, marked):
+            made = dataclasses.replace(made, by=by)
+        self.happened += [made, *more]
 
     def bot_on_turn(self) -> bool:
-        """Whether a bot is on turn: the one answer for the pipeline, the bots and a new socket."""
-        seat = self.state.on_turn if self.state is not None else None
-        return seat is not None and bool(self.players[seat].bot)
+        """Whether a bot is on turn (a bot's seat, or a bot standing in for an away player):
+        the one answer for the pipeline, the bots and a new socket."""
+        state = self.state
+        seat = state.on_turn if state is not None else None
+        if state is None or seat is None:
+            return False
+        return bool(self.players[seat].bot) or clock.stand_in_on_turn(
+            self.players, state, self.attendance
+        )
 
     def copy(self) -> Table:
         """A copy to apply a command to, leaving this one as it was if the command fails."""
@@ -207,14 +273,19 @@ def _save(table: Table, *, in_one_statement: bool = False) -> bool:
     """
     if not table.happened:
         return True
-    game, state, now = table.game, table.state, timezone.now()
-    expected = game.version
+    game, state, now = table.game, table.state, clock.now()
+    expected, deadline = game.version, game.deadline
     if state is not None:
         game.record = codec.encode_game(state)
         if game.status == Game.Status.LOBBY:
             game.status, game.started_at = Game.Status.PLAYING, now
         if state.is_over and game.status != Game.Status.FINISHED:
             game.status, game.finished_at = Game.Status.FINISHED, now
+    came_back = any(
+        isinstance(e, events.CameBack) and state is not None and e.seat == state.on_turn
+        for e in table.happened
+    )
+    clock.schedule(game, table.players, state, before=table.before, at=now, restart=came_back)
     rows = []
     for event in table.happened:
         game.version += 1
@@ -236,6 +307,8 @@ def _save(table: Table, *, in_one_statement: bool = False) -> bool:
         presentation.event_message(seq, event, now, names, state)
         for (seq, _, _), event in zip(rows, table.happened, strict=True)
     ]
+    if game.deadline != deadline:  # The clock changed: the last message says how.
+        messages[-1]["clock"] = clock.clock_json(game, state, now)
     bot = table.bot_on_turn()
     table.happened = []
     kept = table.copy()
@@ -273,20 +346,30 @@ def create_game(
     session_key: str = "",
     user_id: int | None = None,
     coach: bool | None = None,
+    turn_seconds: object = clock.DEFAULT_TURN_SECONDS,
 ) -> tuple[Game, Player | None]:
     """A new room in its lobby; with ``host_name``, its creator takes seat 0 as host.
 
     The seat belongs to the browser's ``session_key``, and to the account ``user_id``
     when its creator is logged in. The coach is on by default in a solo room and
-    off otherwise (the host can change it in the lobby: :func:`set_coach`).
+    off otherwise (the host can change it in the lobby: :func:`set_coach`). The turn
+    clock is ``turn_seconds`` a turn (``None``: no clock; :mod:`games.clock`); a solo
+    room has none, as nobody waits for its player.
     """
     rules.get_rules(preset)  # Raises unknown_rules.
     if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= rules.MAX_PLAYERS:
         raise CommandError("invalid_seats", f"a game has 1 to {rules.MAX_PLAYERS} seats")
+    try:
+        turn_seconds = clock.check_turn_seconds(turn_seconds) if seats > 1 else None
+    except ValueError as error:
+        raise CommandError("invalid_turn_seconds", str(error)) from None
     name = clean_name(host_name) if host_name is not None else None
     coach = seats == 1 if coach is None else bool(coach)
     with transaction.atomic():
-        table = Table(Game.objects.create(preset=preset, seats=seats, coach=coach), [], None)
+        game = Game.objects.create(
+            preset=preset, seats=seats, coach=coach, turn_seconds=turn_seconds
+        )
+        table = Table(game, [], None)
         table.happened.append(events.Created(preset, seats, coach))
         player = _seat(table, name, session_key, user_id) if name is not None else None
         _save(table)
@@ -323,7 +406,7 @@ def leave_game(code: str, player_id: int | None, *, as_seat: int | None = None) 
     is at the table: when the last one goes, so do they.
     """
     with _command(code) as table:
-        player = table.player(player_id, as_seat)
+        player = table.player(player_id, as_seat, returning=False)
         if table.state is None:
             _unseat(table, player)
             while table.players and all(p.bot for p in table.players):
@@ -368,22 +451,40 @@ def roll(
     *,
     version: object,
     as_seat: int | None = None,
+    by: str | None = None,
 ) -> None:
-    """The player on turn keeps the dice at positions ``hold`` (0 to 4) and throws the rest."""
+    """The player on turn keeps the dice at positions ``hold`` (0 to 4) and throws the rest.
+
+    ``by``: who rolls for the seat if not its own player (a bot for an away player).
+    """
     kept = rules.parse_hold(hold)
 
     def throw(table: Table) -> None:
-        player = table.player(player_id, as_seat)
-        state = table.in_play()
-        # Dice are thrown only for the player on turn; for anyone else the rules say why not.
-        fresh = dice.roll(state.turn.to_throw(kept)) if state.current == player.seat else []
-        table.play(state.roll(player.seat, fresh, kept))  # Raises not_your_turn, no_rolls_left...
+        _throw(table, table.player(player_id, as_seat, by=by), kept, by=by)
 
     _move(code, throw, version=version)
 
 
+def _throw(table: Table, player: Player, kept: frozenset[int], *, by: str | None = None) -> None:
+    """``player`` keeps the dice at ``kept`` and throws the rest, if the rules allow."""
+    state = table.in_play()
+    # Dice are thrown only for the player on turn; for anyone else the rules say why not.
+    fresh = dice.roll(state.turn.to_throw(kept)) if state.current == player.seat else []
+    table.play(state.roll(player.seat, fresh, kept), by=by)  # Raises not_your_turn...
+
+
+def _write(table: Table, player: Player, box: rules.Category, *, by: str | None = None) -> None:
+    """``player`` writes the dice in ``box``, if the rules allow; the turn passes on."""
+    table.play(table.in_play().score(player.seat, box), by=by)  # Raises box_filled...
+
+
 def hold(
-    code: str, player_id: int | None, hold: Iterable[int], *, as_seat: int | None = None
+    code: str,
+    player_id: int | None,
+    hold: Iterable[int],
+    *,
+    as_seat: int | None = None,
+    by: str | None = None,
 ) -> None:
     """The player on turn shows which dice (positions 0 to 4) it means to keep for the next roll.
 
@@ -394,21 +495,26 @@ def hold(
     kept = rules.parse_hold(hold)
 
     def show(table: Table) -> None:
-        player = table.player(player_id, as_seat)
-        table.play(table.in_play().hold(player.seat, kept))  # Raises not_your_turn...
+        player = table.player(player_id, as_seat, by=by)
+        table.play(table.in_play().hold(player.seat, kept), by=by)  # Raises not_your_turn...
 
     _move(code, show)
 
 
 def score(
-    code: str, player_id: int | None, category: str, *, version: object, as_seat: int | None = None
+    code: str,
+    player_id: int | None,
+    category: str,
+    *,
+    version: object,
+    as_seat: int | None = None,
+    by: str | None = None,
 ) -> None:
     """The player on turn writes the dice in ``category``; the turn passes on."""
     box = rules.Category.parse(category)
 
     def write(table: Table) -> None:
-        player = table.player(player_id, as_seat)
-        table.play(table.in_play().score(player.seat, box))  # Raises box_filled...
+        _write(table, table.player(player_id, as_seat, by=by), box, by=by)
 
     _move(code, write, version=version)
 
@@ -520,6 +626,126 @@ def remove_bot(
         if bot is None:
             raise CommandError("not_a_bot", f"no bot sits in seat {seat}")
         _unseat(table, bot)
+
+
+# --------------------------------------------------------------------------
+# The turn clock, and players who are away (games/clock.py)
+# --------------------------------------------------------------------------
+
+
+def come_back(code: str, player_id: int | None, *, as_seat: int | None = None) -> None:
+    """An away player is back ("I'm back"): their turns wait for them again.
+
+    Any command of theirs does the same (:meth:`Table.player`); this one does only that.
+    """
+
+    def back(table: Table) -> None:
+        away = table.player(player_id, as_seat).seat in table.attendance.away
+        if not any(isinstance(e, events.CameBack) for e in table.happened) and not away:
+            raise CommandError("not_away", "you are not away: the game waits for your turns")
+
+    _move(code, back)
+
+
+def remove_player(
+    code: str, player_id: int | None, seat: object, *, as_seat: int | None = None
+) -> None:
+    """The host takes an away (or disconnected) player out of the game; their score stands."""
+    with _command(code) as table:
+        _, gone = _host_over(table, player_id, seat, as_seat, "remove a player")
+        table.play(table.in_play().leave(gone.seat), by=events.BY_HOST)
+
+
+def hand_to_bot(
+    code: str, player_id: int | None, seat: object, *, as_seat: int | None = None
+) -> None:
+    """The host hands an away (or disconnected) player's seat to a bot for the rest of the game."""
+    with _command(code) as table:
+        host, seated = _host_over(table, player_id, seat, as_seat, "hand a seat to a bot")
+        table.attendance = table.attendance.with_handed(seated.seat)
+        table.happened.append(events.Handed(seated.seat, seated.name, host.seat))
+
+
+def _host_over(
+    table: Table, player_id: int | None, seat: object, as_seat: int | None, doing: str
+) -> tuple[Player, Player]:
+    """The host, and the seat ``seat`` they act on: another person in the game in play who
+    is away or has no connection (nobody is put out while they are playing)."""
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise CommandError("invalid_message", "name the player's seat (a whole number)")
+    host = table.host(player_id, as_seat, doing)
+    table.in_play()
+    other = next((p for p in table.players if p.seat == seat), None)
+    if other is None or other is host or other.bot or table.has_left(other):
+        raise CommandError("not_a_player", f"seat {seat} is not another person in this game")
+    if seat in table.attendance.handed:
+        raise CommandError("handed_to_bot", f"a bot already plays {other.name}'s seat")
+    if other.is_connected and not table.attendance.is_away(other.seat):
+        raise CommandError(
+            "not_away", f"{other.name} is here and playing: only an away player can be"
+        )
+    return host, other
+
+
+def wake(code: str) -> None:
+    """Do what is due in game ``code`` now that its ``wake_at`` has come: exactly once.
+
+    What is due: the game is abandoned (nobody has played for too long); or the turn's
+    deadline has passed, and the clock plays the rest of the turn for its player (the
+    optimal strategy's rolls, then its box, each marked ``by: "clock"``), after which
+    a seat the clock played :data:`~games.clock.AWAY_AFTER` turns in a row for is away;
+    or a bot on turn has not moved (its server process stopped), and its driver is
+    started again here.
+
+    Exactly once, whichever processes wake the game and however often: this runs under
+    the game's row lock (``select_for_update`` on PostgreSQL; SQLite's write lock) and
+    acts only if ``wake_at`` has still come as read under that lock. Acting saves a new
+    ``wake_at`` in the same transaction, so a second waker, which waits for the lock,
+    then finds nothing due. A player's own move races it through the version: a move
+    saved first gave the game a new deadline (nothing is due any more); a move made on
+    the version before the wake-up is refused when it is saved
+    (:func:`games.store.save_move`), and tried again on the game as the clock left it.
+    """
+    with _command(code) as table:
+        game, state, at = table.game, table.state, clock.now()
+        if game.wake_at is None or game.wake_at > at:
+            return  # Woken elsewhere already, or a move moved the time on.
+        if state is None or game.status != Game.Status.PLAYING:
+            game.wake_at = None
+            game.save(update_fields=["wake_at"])
+            return
+        acted = game.acted_at or game.started_at or at
+        if acted + clock.idle_limit(game.turn_seconds) <= at:
+            game.status, game.finished_at = Game.Status.ABANDONED, at
+            table.happened.append(events.Abandoned())
+        elif game.deadline is not None and game.deadline <= at:
+            _clock_plays(table)
+        else:  # A bot on turn that should have moved: its driver stopped with its process.
+            game.wake_at = at + clock.BOT_STALL
+            game.save(update_fields=["wake_at"])
+            if table.bot_on_turn():
+                transaction.on_commit(lambda: outbox.post(code, "game.event", [], bot=True))
+
+
+def _clock_plays(table: Table) -> None:
+    """The turn's time ran out: play the rest of it as the optimal strategy would."""
+    state = table.in_play()
+    position = state.position()
+    assert position is not None  # A deadline runs only while a seat is on turn.
+    player = table.players[position.seat]
+    while True:
+        move = policies.choose(Player.Bot.OPTIMAL, position)
+        if move.category is not None:
+            _write(table, player, move.category, by=events.BY_CLOCK)
+            break
+        _throw(table, player, frozenset(move.hold), by=events.BY_CLOCK)
+        position = table.in_play().position()
+        assert position is not None
+    attendance = table.attendance.clock_played(player.seat)
+    if attendance.goes_away(player.seat) and not table.in_play().is_over:
+        attendance = attendance.with_away(player.seat)
+        table.happened.append(events.WentAway(player.seat, player.name))
+    table.attendance = attendance
 
 
 def coach_position(
@@ -653,6 +879,7 @@ def snapshot(code: str, player_id: int | None = None) -> dict[str, Any]:
     you = next((p for p in table.players if p.pk == player_id), None)
     recent = reversed(game.events.order_by("-seq")[:RECENT_EVENTS])
     outcome = state.outcome() if state else None
+    attendance = table.attendance
     return {
         "type": "snapshot",
         "version": game.version,
@@ -670,11 +897,14 @@ def snapshot(code: str, player_id: int | None = None) -> dict[str, Any]:
                     state.cards[p.seat] if state else rules.Scorecard(game.rules)
                 ),
                 "place": outcome.places[p.seat] if outcome else None,
+                "away": attendance.is_away(p.seat),
+                "handed": p.seat in attendance.handed,
             }
             for p in table.players
         ],
         "watchers": game.watchers,
         "turn": presentation.turn_json(state),
+        "clock": clock.clock_json(game, state, clock.now()),
         "roll_off": presentation.roll_off_json(state.roll_off) if state else None,
         "winners": list(outcome.winners) if outcome else [],
         "rematch": _rematch_code(game),
@@ -695,6 +925,7 @@ def game_json(game: Game) -> dict[str, Any]:
         "preset_label": game.rules.label,
         "seats": game.seats,
         "coach": game.coach,
+        "turn_seconds": game.turn_seconds,
         "status": game.status,
         "created_at": game.created_at.isoformat(),
         "started_at": game.started_at.isoformat() if game.started_at else None,

@@ -10,7 +10,7 @@ is still the one the move was made on:
   feeds the ``INSERT`` of the events, so with a version that moved on, nothing
   is updated and no event is inserted;
 - on SQLite, which has no such ``WITH``, an ``INSERT`` into the view
-  ``games_move`` whose ``INSTEAD OF`` trigger (migration 0007) updates the row
+  ``games_move`` whose ``INSTEAD OF`` trigger (migrations 0007 and 0008) updates the row
   at that version, aborts the whole statement if no row matched, and inserts
   the events.
 
@@ -47,8 +47,8 @@ def save_move(
     """Save ``game``'s row and append ``rows`` (seq, kind, payload), which happened at
     ``created_at``, if its version is still ``expected_version``; whether it was.
 
-    ``game`` carries the new record, versions, status and times. Everything is one
-    statement: saved whole, or not at all.
+    ``game`` carries the new record, versions, status, times, clock and attendance.
+    Everything is one statement: saved whole, or not at all.
     """
     ops = connection.ops
     now = ops.adapt_datetimefield_value(created_at)
@@ -61,6 +61,10 @@ def save_move(
         ops.adapt_datetimefield_value(game.started_at),
         ops.adapt_datetimefield_value(game.finished_at),
         game.coach,
+        ops.adapt_datetimefield_value(game.deadline),
+        ops.adapt_datetimefield_value(game.wake_at),
+        ops.adapt_datetimefield_value(game.acted_at),
+        json.dumps(game.attendance),
     ]
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
@@ -84,7 +88,8 @@ _POSTGRESQL = """
 WITH moved AS (
     UPDATE games_game
     SET record = %s::jsonb, version = %s, state_version = %s, status = %s,
-        started_at = %s, finished_at = %s, coach = %s
+        started_at = %s, finished_at = %s, coach = %s,
+        deadline = %s, wake_at = %s, acted_at = %s, attendance = %s::jsonb
     WHERE id = %s AND version = %s
     RETURNING id
 )
@@ -96,16 +101,19 @@ FROM moved, jsonb_to_recordset(%s::jsonb) AS e(seq integer, kind text, payload j
 _SQLITE = """
 INSERT INTO games_move (
     game_id, expected_version, record, version, state_version, status,
-    started_at, finished_at, coach, created_at, events
-) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+    started_at, finished_at, coach, deadline, wake_at, acted_at, attendance,
+    created_at, events
+) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
 """
 
-#: Migration 0007 creates these on SQLite (see the module docstring).
+#: Migration 0008 creates these on SQLite (see the module docstring).
 SQLITE_VIEW = """
 CREATE VIEW games_move (
     game_id, expected_version, record, version, state_version, status,
-    started_at, finished_at, coach, created_at, events
-) AS SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+    started_at, finished_at, coach, deadline, wake_at, acted_at, attendance,
+    created_at, events
+) AS SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    NULL, NULL
 """
 SQLITE_TRIGGER = """
 CREATE TRIGGER games_move_insert INSTEAD OF INSERT ON games_move
@@ -113,7 +121,8 @@ BEGIN
     UPDATE games_game
     SET record = NEW.record, version = NEW.version, state_version = NEW.state_version,
         status = NEW.status, started_at = NEW.started_at, finished_at = NEW.finished_at,
-        coach = NEW.coach
+        coach = NEW.coach, deadline = NEW.deadline, wake_at = NEW.wake_at,
+        acted_at = NEW.acted_at, attendance = NEW.attendance
     WHERE id = NEW.game_id AND version = NEW.expected_version;
     SELECT RAISE(ABORT, 'stale') WHERE changes() = 0;
     INSERT INTO games_gameevent (game_id, seq, kind, payload, created_at)

@@ -45,6 +45,7 @@ def home(request: HttpRequest) -> HttpResponse:
             game, _ = services.create_game(
                 preset=form.cleaned_data["preset"],
                 seats=form.cleaned_data["seats"],
+                turn_seconds=form.cleaned_data["turn_seconds"],
                 host_name=form.cleaned_data["name"],
                 session_key=_session_key(request),
                 user_id=request.user.pk if request.user.is_authenticated else None,
@@ -99,8 +100,8 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
     seat taken on the socket belongs to the session.
     """
     game = get_object_or_404(Game, code=code)
-    if game.status == Game.Status.FINISHED:
-        return redirect("review", code=game.code)  # The invite link of a finished game.
+    if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
+        return redirect("review", code=game.code)  # The invite link of a game that is over.
     _session_key(request)
     invite_url = request.build_absolute_uri(reverse("room", args=[game.code]))
     config = {
@@ -154,7 +155,7 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
     and ``state_version`` (a chat after the end raises only ``version``: the analysis stays).
     """
     game = get_object_or_404(Game, code=code)
-    if game.status != Game.Status.FINISHED:
+    if game.status not in (Game.Status.FINISHED, Game.Status.ABANDONED):
         return redirect("room", code=game.code)
     events = services.replay_events(game.code)  # Read once, for the review and the analysis.
     told = review_of(events)

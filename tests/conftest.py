@@ -4,6 +4,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 from types import ModuleType
 
@@ -68,12 +69,17 @@ def make_application():  # type: ignore[no-untyped-def]
 
     from asgiref.sync import SyncToAsync
     from channels.layers import channel_layers
+    from django.conf import settings
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
+    from games import watch
     from yahtzee_site.asgi import application
 
     channel_layers.backends = {}
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+    # A live server keeps the clock's watch, as a deployed process does, from its start.
+    settings.YAHTZEE_CLOCK_WATCH = True
+    watch.start_when_serving()
     return ASGIStaticFilesHandler(application)
 
 
@@ -121,6 +127,36 @@ def live_server_url(transactional_db: None, settings, server_dice) -> Iterator[s
         server.terminate()
         server.join(timeout=10)
         dice.clear()
+
+
+class FakeClock:
+    """The time as the services see it (:func:`games.clock.now`), moved on by the test."""
+
+    def __init__(self) -> None:
+        from django.utils import timezone
+
+        self.at = timezone.now()
+
+    def __call__(self) -> datetime:
+        return self.at
+
+    def advance(self, seconds: float) -> None:
+        self.at += timedelta(seconds=seconds)
+
+    def until(self, moment: datetime | None) -> None:
+        """Move on to ``moment`` (and a microsecond past it)."""
+        assert moment is not None, "nothing to wait for"
+        self.at = max(self.at, moment + timedelta(microseconds=1))
+
+
+@pytest.fixture
+def fake_clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    """Time stands still for the services until the test moves it on."""
+    from games import clock
+
+    fake = FakeClock()
+    monkeypatch.setattr(clock, "now", fake)
+    return fake
 
 
 @pytest.fixture(autouse=True)

@@ -63,8 +63,10 @@ def test_it_reads_each_type_with_its_defaults() -> None:
     assert decode('{"type": "remove_bot", "bot": 2}') == protocol.RemoveBot(bot=2)
     assert protocol.CLIENT_TYPES == (
         "join", "resume", "leave", "start", "roll", "hold", "score", "chat", "rematch",
-        "coach", "add_bot", "remove_bot", "advice", "snapshot", "ping",
+        "coach", "add_bot", "remove_bot", "back", "remove_player", "hand_to_bot", "advice",
+        "snapshot", "ping",
     )  # fmt: skip
+    assert decode('{"type": "remove_player", "player": 1}') == protocol.RemovePlayer(player=1)
 
 
 FIELD_CASES = [
@@ -91,6 +93,8 @@ FIELD_CASES = [
     ({"type": "add_bot", "level": None}, "invalid_bot"),
     ({"type": "remove_bot", "bot": True}, "invalid_message"),
     ({"type": "remove_bot", "bot": "2"}, "invalid_message"),
+    ({"type": "remove_player"}, "invalid_message"),
+    ({"type": "hand_to_bot", "player": "2"}, "invalid_message"),
     ({"type": "leave", "seat": "0"}, "invalid_message"),
     ({"type": "ping", "seat": False}, "invalid_message"),
     ({"type": "fly"}, "unknown_type"),
@@ -179,6 +183,9 @@ API_CASES = [
     (b'{"preset": null}', "unknown_rules"),
     (b'{"seats": true}', "invalid_seats"),
     (b'{"seats": 2.0}', "invalid_seats"),
+    (b'{"turn_seconds": "60"}', "invalid_turn_seconds"),
+    (b'{"turn_seconds": 60.0}', "invalid_turn_seconds"),
+    (b'{"turn_seconds": true}', "invalid_turn_seconds"),
     (b"x" * (16 * 1024 + 1), "too_large"),
 ]
 

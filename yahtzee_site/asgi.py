@@ -15,14 +15,19 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games import watch  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        # A socket opened from a page on another site is refused before it reaches a game.
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
+# Every process keeps the turn clock's watch (games/watch.py), from its start.
+application = watch.KeepingWatch(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            # A socket opened from a page on another site is refused before it reaches a game.
+            "websocket": AllowedHostsOriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            ),
+        }
+    )
 )
+watch.start_when_serving()

@@ -119,6 +119,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 #: Milliseconds a bot waits before each of its moves, so people can follow its turn.
 YAHTZEE_BOT_PAUSE = env_int("YAHTZEE_BOT_PAUSE_MS", default=900) / 1000
 
+#: Whether this process keeps the turn clock's watch (games/watch.py): plays the turns
+#: whose time ran out, restarts stalled bots and ends abandoned games. Every server
+#: process should; the test suite turns it off and wakes games itself.
+YAHTZEE_CLOCK_WATCH = env_bool("YAHTZEE_CLOCK_WATCH", default=True)
+
 
 # Channel layer --------------------------------------------------------------
 

@@ -85,7 +85,7 @@ def test_a_whole_game_is_a_small_document() -> None:
 def test_every_kind_of_event_is_saved_under_its_kind() -> None:
     assert {cls.kind for cls in events.EVENT_TYPES} == {
         "created", "joined", "left", "started", "roll_off", "rolled", "held", "scored",
-        "finished", "rematch", "coach", "chat",
+        "finished", "rematch", "coach", "chat", "away", "back", "handed", "abandoned",
     }  # fmt: skip
     assert codec.decode_event("left", {"seat": 0, "next": None}) == events.Left(0, None)
     assert codec.decode_event("left", {"seat": 0, "name": "a", "host": 1}) == events.Unseated(

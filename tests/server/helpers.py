@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from games import codec, presentation, rules, services
+from games import clock, codec, presentation, rules, services
 from games.models import Game, GameEvent, Player
 from games.services import rules_state
 
@@ -38,10 +38,20 @@ def told_events(code: str, kind: str | None = None) -> list[Told]:
 class Table:
     """A game room with players seated in the order named; the first is the host."""
 
-    def __init__(self, *names: str, preset: str = "official", seats: int = 6) -> None:
+    def __init__(
+        self,
+        *names: str,
+        preset: str = "official",
+        seats: int = 6,
+        turn_seconds: int | None = clock.DEFAULT_TURN_SECONDS,
+    ) -> None:
         host = names[0]
         game, player = services.create_game(
-            preset=preset, seats=seats, host_name=host, session_key=f"session-{host}"
+            preset=preset,
+            seats=seats,
+            host_name=host,
+            session_key=f"session-{host}",
+            turn_seconds=turn_seconds,
         )
         assert player is not None
         self.code = game.code

@@ -27,6 +27,12 @@ ORIGIN = (b"origin", b"http://127.0.0.1")
 TIMEOUT = 3
 
 
+@pytest.fixture(autouse=True)
+def still_time(fake_clock):  # type: ignore[no-untyped-def]
+    """Time stands still, so a snapshot's turn clock is the same whenever it is read."""
+    return fake_clock
+
+
 class Client:
     """One websocket to a room, with the messages it has been sent so far."""
 

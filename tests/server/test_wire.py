@@ -34,7 +34,7 @@ def exactly(value: dict[str, Any], kind: type[Any]) -> None:
 
 @pytest.mark.django_db
 def test_it_declares_every_message_the_server_sends(  # type: ignore[no-untyped-def]
-    fixed_dice, django_capture_on_commit_callbacks
+    fixed_dice, fake_clock, django_capture_on_commit_callbacks
 ) -> None:
     # Every message broadcast on the way is kept, unsent, to be checked too.
     with outbox.collecting() as sent, django_capture_on_commit_callbacks(execute=True):
@@ -68,7 +68,8 @@ def test_it_declares_every_message_the_server_sends(  # type: ignore[no-untyped-
             )
         new = services.rematch(solo.code, player.pk)
         services.leave_game(new.code, new.players.get().pk)
-        for room in (code, solo.code, new.code):
+        clocked = play_with_the_clock(fixed_dice, fake_clock)
+        for room in (code, solo.code, new.code, clocked):
             for logged in presentation.log_json(services.log(room)):  # As the export gives them.
                 message = {"type": "event", "version": logged.pop("seq"), **logged}
                 exactly(message, protocol.Event)  # type: ignore[arg-type]
@@ -76,7 +77,7 @@ def test_it_declares_every_message_the_server_sends(  # type: ignore[no-untyped-
         kinds = {e.kind for e in Game.objects.get(code=code).events.all()}
         kinds |= {
             e.kind
-            for room in (solo.code, new.code)
+            for room in (solo.code, new.code, clocked)
             for e in Game.objects.get(code=room).events.all()
         }
         assert kinds == {str(t.__struct_config__.tag) for t in protocol.Event.__args__}  # type: ignore[attr-defined]
@@ -85,6 +86,46 @@ def test_it_declares_every_message_the_server_sends(  # type: ignore[no-untyped-
         for message in messages:
             exactly(message, kind)  # type: ignore[arg-type]
     assert {handler for _, handler, _ in sent.sends} == {"game.event"}
+
+
+def play_with_the_clock(fixed_dice, fake_clock) -> str:  # type: ignore[no-untyped-def]
+    """A game with a turn clock: Bob lets it run out twice and is away, comes back, goes
+    away again, the host hands Cy's seat to a bot and removes Bob, and nobody plays for a
+    day. Checks each snapshot on the way; returns the room's code."""
+    game, ana = services.create_game(seats=3, host_name="Ana", turn_seconds=10)
+    assert ana is not None
+    code = game.code
+    bob = services.join_game(code, "Bob", session_key="s-bob")
+    cy = services.join_game(code, "Cy", session_key="s-cy")
+    fixed_dice.load(*[6] * 5, *[3] * 5, *[1] * 5)  # Ana, then Bob, then Cy.
+
+    def version() -> int:
+        return Game.objects.get(code=code).version
+
+    def plays(player_id: int, box: str) -> None:
+        fixed_dice.load(1, 2, 3, 4, 6)
+        services.roll(code, player_id, version=version())
+        services.score(code, player_id, box, version=version())
+
+    def times_out() -> None:
+        fake_clock.until(Game.objects.get(code=code).deadline)
+        fixed_dice.load(*[2] * 15)
+        services.wake(code)
+        exactly(services.snapshot(code), protocol.Snapshot)
+
+    services.start_game(code, ana.pk, version=version())
+    for box in ("chance", "ones"):
+        plays(ana.pk, box)
+        times_out()  # Bob's turn: the clock plays it; the second time, Bob is away.
+        plays(cy.pk, box)
+    services.come_back(code, bob.pk)
+    services.hand_to_bot(code, ana.pk, cy.seat)
+    services.remove_player(code, ana.pk, bob.seat)
+    exactly(services.snapshot(code), protocol.Snapshot)
+    fake_clock.advance(2 * 24 * 60 * 60)
+    services.wake(code)  # Nobody played for a day: abandoned.
+    exactly(services.snapshot(code), protocol.Snapshot)
+    return code
 
 
 # -- the API's body ------------------------------------------------------------------------
@@ -100,6 +141,9 @@ API_BODIES = [
     ("seats a boolean", '{"seats": true}', 400, "invalid_seats"),
     ("seats a float", '{"seats": 2.0}', 400, "invalid_seats"),
     ("seats out of range", '{"seats": 7}', 400, "invalid_seats"),
+    ("a clock of text", '{"turn_seconds": "60"}', 400, "invalid_turn_seconds"),
+    ("a clock too short", '{"seats": 2, "turn_seconds": 9}', 400, "invalid_turn_seconds"),
+    ("a clock too long", '{"seats": 2, "turn_seconds": 86401}', 400, "invalid_turn_seconds"),
     ("name a number", '{"name": 5}', 400, "invalid_name"),
     ("preset a list", '{"preset": ["official"]}', 400, "unknown_rules"),
     ("preset unknown", '{"preset": "yatzy"}', 400, "unknown_rules"),
@@ -181,6 +225,9 @@ FIELDS = {
     "coach": ["on"],
     "add_bot": ["level"],
     "remove_bot": ["bot"],
+    "back": [],
+    "remove_player": ["player"],
+    "hand_to_bot": ["player"],
     "advice": [],
     "snapshot": [],
     "ping": [],

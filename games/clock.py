@@ -1,0 +1,208 @@
+"""The turn clock: how long a turn may last, who is away, and when a game is abandoned.
+
+A room may have a clock (:attr:`Game.turn_seconds <games.models.Game.turn_seconds>`).
+When a person's turn begins, the turn's deadline is saved on the game's row
+with the move that began it. If the deadline passes first, the server plays the
+rest of the turn for them, as the optimal strategy would, and marks the moves
+``by: "clock"`` (:func:`games.services.wake`). After :data:`AWAY_AFTER` turns in
+a row played by the clock, the seat is *away*: a bot plays its turns at once,
+marked ``by: "bot"``, until its player comes back (:class:`Attendance`). A game
+in which no person has given a command for :func:`idle_limit` is abandoned.
+
+This module decides *when*: :func:`schedule` sets, with every save, the turn's
+deadline and the game's ``wake_at``, the moment the server must next look at
+the game by itself (the deadline, a bot that should have moved, or the time it
+is abandoned). :mod:`games.watch` runs in every server process and wakes the
+games that are due; how a wake-up acts exactly once is told there and in
+:func:`games.services.wake`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, Final
+
+from django.utils import timezone
+
+from games import rules
+
+if TYPE_CHECKING:
+    from games.models import Game, Player
+
+#: The clocks a room may be given, in seconds (the API takes any whole number in range).
+TURN_SECONDS_MIN: Final = 10
+TURN_SECONDS_MAX: Final = 24 * 60 * 60
+#: The choices the home page offers: half a minute, a minute, two, and a day a turn.
+CHOICES: Final = (30, 60, 120, TURN_SECONDS_MAX)
+#: A room with friends gets a minute a turn unless its host says otherwise: a turn of
+#: Yahtzee takes a person 10 to 30 seconds, so a minute leaves time to think and talk,
+#: while a player who walked away holds the table up one minute, and two turns later a
+#: bot takes the seat. A solo room has no clock: nobody waits for its player.
+DEFAULT_TURN_SECONDS: Final = 60
+#: After this many turns in a row played by the clock, a seat is away.
+AWAY_AFTER: Final = 2
+#: A game in which no person has given a command for this long is abandoned (or for
+#: twice its turn clock, if that is longer: a day-long clock allows two missed turns).
+ABANDON_AFTER: Final = timedelta(hours=24)
+#: A bot on turn that has not moved in this long had its driver stopped (its server
+#: process was killed or restarted): the watch starts it again.
+BOT_STALL: Final = timedelta(seconds=15)
+
+
+def now() -> datetime:
+    """The time, as the services see it (tests replace it with a clock of their own)."""
+    return timezone.now()
+
+
+def check_turn_seconds(value: object) -> int | None:
+    """``value`` as a room's clock: ``None`` (no clock) or whole seconds in range.
+
+    Raises :class:`ValueError` with a message for people otherwise.
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError("turn_seconds is null (no clock) or a whole number of seconds")
+    if not TURN_SECONDS_MIN <= value <= TURN_SECONDS_MAX:
+        raise ValueError(
+            f"a turn lasts {TURN_SECONDS_MIN} to {TURN_SECONDS_MAX} seconds (or null: no clock)"
+        )
+    return value
+
+
+def idle_limit(turn_seconds: int | None) -> timedelta:
+    """How long a game may go without a person's command before it is abandoned."""
+    return max(ABANDON_AFTER, timedelta(seconds=2 * (turn_seconds or 0)))
+
+
+@dataclass(frozen=True)
+class Attendance:
+    """Who plays the seats beside their players, saved on the game's row as JSON.
+
+    ``ran_out``: by seat, how many turns in a row the clock has played (a seat whose
+    player gives any command starts again from none). ``away``: the seats a bot plays
+    until their players come back. ``handed``: the seats the host handed to a bot
+    for the rest of the game (they are away for good).
+    """
+
+    ran_out: Mapping[int, int] = field(default_factory=dict)
+    away: frozenset[int] = frozenset()
+    handed: frozenset[int] = frozenset()
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None) -> Attendance:
+        data = data or {}
+        return cls(
+            ran_out={int(seat): int(n) for seat, n in data.get("ran_out", {}).items()},
+            away=frozenset(data.get("away", ())),
+            handed=frozenset(data.get("handed", ())),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        if self.ran_out:
+            data["ran_out"] = {str(seat): n for seat, n in sorted(self.ran_out.items())}
+        if self.away:
+            data["away"] = sorted(self.away)
+        if self.handed:
+            data["handed"] = sorted(self.handed)
+        return data
+
+    def is_away(self, seat: int) -> bool:
+        """Whether a bot plays ``seat``'s turns (away, or handed to a bot)."""
+        return seat in self.away or seat in self.handed
+
+    def clock_played(self, seat: int) -> Attendance:
+        """The clock played a whole turn for ``seat``."""
+        return replace(self, ran_out={**self.ran_out, seat: self.ran_out.get(seat, 0) + 1})
+
+    def goes_away(self, seat: int) -> bool:
+        """Whether the clock has now played enough turns in a row for ``seat`` to be away."""
+        return seat not in self.away and self.ran_out.get(seat, 0) >= AWAY_AFTER
+
+    def with_away(self, seat: int) -> Attendance:
+        return replace(self, away=self.away | {seat})
+
+    def acted(self, seat: int) -> Attendance:
+        """``seat``'s player gave a command: the clock's count starts again, and they are back."""
+        ran_out = {s: n for s, n in self.ran_out.items() if s != seat}
+        return replace(self, ran_out=ran_out, away=self.away - {seat})
+
+    def with_handed(self, seat: int) -> Attendance:
+        return replace(self, handed=self.handed | {seat}, away=self.away - {seat})
+
+
+def people_present(
+    players: Sequence[Player], state: rules.Game, attendance: Attendance
+) -> list[int]:
+    """The seats of people still playing for themselves: not bots, not gone, not away."""
+    return [
+        p.seat
+        for p in players
+        if not p.bot and p.seat not in state.left and not attendance.is_away(p.seat)
+    ]
+
+
+def stand_in_on_turn(players: Sequence[Player], state: rules.Game, attendance: Attendance) -> bool:
+    """Whether a bot plays the turn in play for a person: the seat on turn is away and
+    someone is still at the table to play with (with nobody there, the game waits)."""
+    seat = state.on_turn
+    return (
+        seat is not None
+        and attendance.is_away(seat)
+        and bool(people_present(players, state, attendance))
+    )
+
+
+def turn_key(state: rules.Game | None) -> tuple[int, int] | None:
+    """Which turn is in play: its seat and how many boxes that seat has filled."""
+    seat = state.on_turn if state is not None else None
+    if state is None or seat is None:
+        return None
+    return seat, len(state.cards[seat].filled)
+
+
+def schedule(
+    game: Game,
+    players: Sequence[Player],
+    state: rules.Game | None,
+    *,
+    before: rules.Game | None,
+    at: datetime,
+    restart: bool = False,
+) -> None:
+    """Set ``game``'s turn deadline and wake-up time for the play ``state``, as of ``at``.
+
+    The deadline runs while a person who is not away is on turn in a room with a
+    clock; it starts when their turn does (``before`` was another turn), or again
+    with ``restart`` (they came back). The wake-up time is the first of: the
+    deadline, a bot on turn that should have moved by then, and the abandonment.
+    """
+    if game.status != "playing" or state is None or state.on_turn is None:
+        game.deadline = game.wake_at = None
+        return
+    attendance = Attendance.from_json(game.attendance)
+    seat = state.on_turn
+    person = not players[seat].bot
+    if game.turn_seconds is None or not person or attendance.is_away(seat):
+        game.deadline = None
+    elif game.deadline is None or restart or turn_key(before) != turn_key(state):
+        game.deadline = at + timedelta(seconds=game.turn_seconds)
+    acted = game.acted_at or game.started_at or at
+    wake = [acted + idle_limit(game.turn_seconds)]
+    if game.deadline is not None:
+        wake.append(game.deadline)
+    if not person or stand_in_on_turn(players, state, attendance):
+        wake.append(at + BOT_STALL)
+    game.wake_at = min(wake)
+
+
+def clock_json(game: Game, state: rules.Game | None, at: datetime) -> dict[str, Any] | None:
+    """The clock as clients see it: the seat on turn, its deadline and the time left
+    (``ms_left``, so a client whose own clock is wrong still counts down right)."""
+    if game.deadline is None or state is None or state.on_turn is None:
+        return None
+    left = max(0, round((game.deadline - at).total_seconds() * 1000))
+    return {"seat": state.on_turn, "deadline": game.deadline.isoformat(), "ms_left": left}

@@ -1,0 +1,98 @@
+"""The turn clock (games/clock.py): each game's clock, deadline, wake-up time, last
+person's move and attendance, and the one-statement save of a move with them.
+
+Games already in play get the time of their last event as their last person's move,
+and a wake-up time a day after it, when they are abandoned if nobody plays.
+"""
+
+import importlib
+from datetime import timedelta
+
+from django.db import migrations, models
+
+from games.store import SQLITE_TRIGGER, SQLITE_VIEW
+
+# A day, as games/clock.py's ABANDON_AFTER was when this was written.
+ABANDON_AFTER = timedelta(hours=24)
+
+
+def drop_move_view(apps, schema_editor):
+    if schema_editor.connection.vendor == "sqlite":
+        schema_editor.execute("DROP TRIGGER IF EXISTS games_move_insert")
+        schema_editor.execute("DROP VIEW IF EXISTS games_move")
+
+
+def create_move_view(apps, schema_editor):
+    if schema_editor.connection.vendor == "sqlite":
+        schema_editor.execute(SQLITE_VIEW)
+        schema_editor.execute(SQLITE_TRIGGER)
+
+
+def create_old_move_view(apps, schema_editor):
+    """Undoing this migration: 0007's view and trigger again."""
+    if schema_editor.connection.vendor == "sqlite":
+        old = importlib.import_module("games.migrations.0007_one_statement_moves")
+        schema_editor.execute(old.SQLITE_VIEW)
+        schema_editor.execute(old.SQLITE_TRIGGER)
+
+
+def wake_games_in_play(apps, schema_editor):
+    Game = apps.get_model("games", "Game")
+    GameEvent = apps.get_model("games", "GameEvent")
+    for game in Game.objects.filter(status="playing"):
+        last = GameEvent.objects.filter(game=game).order_by("-seq").first()
+        game.acted_at = last.created_at if last else game.started_at
+        game.wake_at = game.acted_at + ABANDON_AFTER if game.acted_at else None
+        game.save(update_fields=["acted_at", "wake_at"])
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ('games', '0007_one_statement_moves'),
+    ]
+
+    operations = [
+        migrations.RunPython(drop_move_view, create_old_move_view),
+        migrations.AddField(
+            model_name='game',
+            name='acted_at',
+            field=models.DateTimeField(blank=True, null=True),
+        ),
+        migrations.AddField(
+            model_name='game',
+            name='attendance',
+            field=models.JSONField(blank=True, default=dict),
+        ),
+        migrations.AddField(
+            model_name='game',
+            name='deadline',
+            field=models.DateTimeField(blank=True, null=True),
+        ),
+        migrations.AddField(
+            model_name='game',
+            name='turn_seconds',
+            field=models.PositiveIntegerField(blank=True, null=True),
+        ),
+        migrations.AddField(
+            model_name='game',
+            name='wake_at',
+            field=models.DateTimeField(blank=True, null=True),
+        ),
+        migrations.AlterField(
+            model_name='game',
+            name='status',
+            field=models.CharField(choices=[('lobby', 'Waiting for players'), ('playing', 'Playing'), ('finished', 'Finished'), ('abandoned', 'Abandoned')], default='lobby', max_length=10),
+        ),
+        migrations.AlterField(
+            model_name='gameevent',
+            name='kind',
+            field=models.CharField(choices=[('created', 'Created'), ('joined', 'Joined'), ('left', 'Left'), ('started', 'Started'), ('roll_off', 'Roll Off'), ('rolled', 'Rolled'), ('held', 'Held'), ('scored', 'Scored'), ('finished', 'Finished'), ('rematch', 'Rematch'), ('coach', 'Coach'), ('chat', 'Chat'), ('away', 'Away'), ('back', 'Back'), ('handed', 'Handed'), ('abandoned', 'Abandoned')], max_length=12),
+        ),
+        migrations.AddIndex(
+            model_name='game',
+            index=models.Index(condition=models.Q(('wake_at__isnull', False)), fields=['wake_at'], name='game_wake_at'),
+        ),
+        migrations.RunPython(wake_games_in_play, migrations.RunPython.noop),
+        migrations.RunPython(create_move_view, drop_move_view),
+    ]
