@@ -1,6 +1,8 @@
 // The table's command line, after the text games: `roll`, `roll 2 5`,
-// `hold 1 3`, `score fives`, `score full house`, `say ...`, `help`.
-// Dice are numbered 1 to 5 from the left, as on the keyboard shortcuts.
+// `hold 1 3`, `score fives`, `score full house`, `say ...`, `back`, `leave`,
+// `remove Ana`, `bot-seat 2`, `help`.
+// Dice are numbered 1 to 5 from the left, as on the keyboard shortcuts; seats 1
+// up, as in the lobby's list.
 
 export const HELP = [
   "roll            throw every die not held",
@@ -9,6 +11,11 @@ export const HELP = [
   "score fives     write this roll in a box: score full house,",
   "                score 3 of a kind, score chance, score sm straight...",
   "say good luck   chat to the table",
+  "back            I'm back: play your own turns again after being away",
+  "leave           leave the game for good (type it twice, or leave!)",
+  "remove Ana      host: take an away or offline player out of the game",
+  "                (their score stands; a seat number works too: remove 2)",
+  "bot-seat Ana    host: a bot plays that away or offline seat to the end",
   "help            this list",
   "Keys: 1-5 hold a die, R or Space roll, / this command line.",
 ].join("\n");
@@ -82,10 +89,85 @@ export function parse(line, categories) {
       const text = line.trim().slice(verb.length).trim();
       return text ? { action: "chat", text } : { error: "Say what? For example: say good luck" };
     }
+    case "back":
+    case "imback":
+      return { action: "back" };
+    case "leave":
+    case "leave!":
+      return { action: "leave", sure: verb.endsWith("!") };
+    case "remove":
+    case "remove!":
+    case "kick":
+    case "kick!":
+      return seatCommand("remove_player", verb, rest, "remove 2 or remove Ana");
+    case "bot-seat":
+    case "bot-seat!":
+    case "botseat":
+    case "botseat!":
+    case "hand":
+    case "hand!":
+      return seatCommand("hand_to_bot", verb, rest, "bot-seat 2 or bot-seat Ana");
     case "help":
     case "?":
       return { action: "help" };
     default:
       return { error: `Unknown command "${verb}". Type help for the list.` };
+  }
+}
+
+function seatCommand(action, verb, rest, example) {
+  const who = rest.join(" ");
+  if (!who) return { error: `Which seat? For example: ${example}` };
+  return { action, who, sure: verb.endsWith("!") };
+}
+
+// The seat a player means: its number as shown (1 up), its name, or a clear start of it.
+export function findSeat(text, players) {
+  const wanted = text.trim().replace(/^seat\s+/i, "");
+  if (/^\d+$/.test(wanted)) {
+    const seat = Number(wanted) - 1;
+    if (players[seat]) return { seat };
+    return { error: `There is no seat ${wanted}: seats go from 1 to ${players.length}.` };
+  }
+  const lower = wanted.toLowerCase();
+  const exact = players.find((p) => p.name.toLowerCase() === lower);
+  if (exact) return { seat: exact.seat };
+  const matches = players.filter((p) => p.name.toLowerCase().startsWith(lower));
+  if (matches.length === 1) return { seat: matches[0].seat };
+  if (matches.length > 1) return { error: `"${text}" could be ${matches.map((p) => p.name).join(" or ")}.` };
+  return { error: `Nobody here is called "${text}". The players: ${players.map((p) => p.name).join(", ")}.` };
+}
+
+// Leaving, removing a player or handing a seat to a bot cannot be undone, so the
+// command line asks twice: the same command again within CONFIRM_MS goes ahead.
+// (A `!` after the verb, as in `leave!`, goes ahead at once.)
+export const CONFIRM_MS = 10_000;
+
+export class Confirmation {
+  constructor() {
+    this.asked = null;
+  }
+
+  // True when the same `key` was asked within CONFIRM_MS (and forgets it);
+  // otherwise remembers this ask and returns false.
+  check(key, now) {
+    const confirmed = Boolean(this.asked && this.asked.key === key && now - this.asked.at <= CONFIRM_MS);
+    this.asked = confirmed ? null : { key, at: now };
+    return confirmed;
+  }
+}
+
+// What the command line answers to the first ask.
+export function confirmPrompt(action, name = "") {
+  const seconds = CONFIRM_MS / 1000;
+  switch (action) {
+    case "leave":
+      return `Type leave again within ${seconds} s to leave the game for good (your score stands; you will watch). Or leave! at once.`;
+    case "remove_player":
+      return `Type that again within ${seconds} s to remove ${name} from the game (their score stands).`;
+    case "hand_to_bot":
+      return `Type that again within ${seconds} s to let a bot play ${name}'s seat for the rest of the game.`;
+    default:
+      return "";
   }
 }

@@ -2,9 +2,11 @@
 // snapshot and kept live by its events. The browser only asks; every roll,
 // hold and score is the server's answer.
 
-import { HELP, parse } from "./commands.js";
+import { TurnAlerts, canAskToNotify } from "./alerts.js";
+import { ClockAnnouncer, describeTurnClock, formatLeft, isUrgent, localClock, msLeft, spokenLeft } from "./clock.js";
+import { Confirmation, HELP, confirmPrompt, findSeat, parse } from "./commands.js";
 import { RoomSocket } from "./socket.js";
-import { applyEvent, applyPresence, describe } from "./state.js";
+import { applyEvent, applyPresence, describe, hostActions, seatMarks } from "./state.js";
 
 const config = JSON.parse(document.getElementById("room-config").textContent);
 const categories = config.categories;
@@ -23,6 +25,11 @@ let advice = null; // The coach's last advice for this player's turn, while it f
 let adviceAsked = null; // The position ("dice/rolls left") advice was last asked for.
 let coachShowsAll = false;
 const COACH_SHOWN = 6; // Choices listed before "Show all".
+let turnClock = null; // The server's clock as this page counts it (clock.js localClock), or null.
+let wasMyTurn = null; // To tell the moment this player's turn begins (null: nothing drawn yet).
+const announcer = new ClockAnnouncer();
+const consoleAsks = new Confirmation(); // `leave`, `remove`, `bot-seat` typed twice.
+const alerts = new TurnAlerts({ icon: $("favicon"), turnIcon: $("room").dataset.turnIcon });
 
 const socket = new RoomSocket(config.websocket, { onMessage: receive, onStatus: showConnection });
 
@@ -63,9 +70,11 @@ function resync() {
 }
 
 function receive(message) {
+  const receivedAt = performance.now(); // The clock's `ms_left` counts from now.
   switch (message.type) {
     case "snapshot":
       state = message;
+      turnClock = localClock(message.clock, receivedAt);
       resyncing = false;
       pending = null;
       holdsInFlight = 0;
@@ -85,7 +94,7 @@ function receive(message) {
         resync(); // A gap: something was missed.
         return;
       }
-      onEvent(message);
+      onEvent(message, receivedAt);
       break;
     case "presence":
       if (state) {
@@ -105,7 +114,7 @@ function receive(message) {
   }
 }
 
-function onEvent(message) {
+function onEvent(message, receivedAt) {
   if (message.kind === "held" && you() && message.data.seat === you().seat && holdsInFlight > 0) {
     // Clicks run ahead of their echoes: until the last one is back, what is on
     // screen (the newest choice) stands.
@@ -114,13 +123,28 @@ function onEvent(message) {
   }
   const rolledBy = message.kind === "rolled" ? message.data : null;
   if (["rolled", "scored", "left"].includes(message.kind)) advice = adviceAsked = null; // A new position.
+  const aboutMe = you() && message.data && "seat" in message.data && message.data.seat === you().seat;
+  const wasPlaying = playing();
   applyEvent(state, message, categories);
-  if (["rolled", "scored", "started", "roll_off", "finished", "left"].includes(message.kind)) pending = null;
+  if ("clock" in message) turnClock = localClock(message.clock, receivedAt);
+  if (["rolled", "scored", "started", "roll_off", "finished", "left", "abandoned"].includes(message.kind)) pending = null;
   addToFeed(message);
+  if (aboutMe) tellMe(message, wasPlaying);
   render();
   if (rolledBy) animateRoll(rolledBy);
   if (message.kind === "rematch") goToRematch(message.data);
   if (["rolled", "coach"].includes(message.kind)) askCoach();
+}
+
+// What happened to this player's own seat, said to them too (the toast is read out).
+function tellMe({ kind, data }, wasPlaying) {
+  if (kind === "left" && wasPlaying) {
+    say(data.by === "host" ? "The host removed you from the game: you are watching now." : "You left the game: you are watching now.", "notice");
+  } else if (kind === "away") {
+    say("You are away: a bot plays your turns until you press I'm back (or type back).", "notice");
+  } else if (kind === "handed") {
+    say("The host handed your seat to a bot for the rest of the game: you are watching it play.", "notice");
+  }
 }
 
 // Everyone in the room, watchers too, follows a rematch to its new room.
@@ -169,7 +193,10 @@ function onError(message) {
 
 const you = () => state && state.you;
 const playing = () => state && state.game.status === "playing";
-const myTurn = () => playing() && you() && state.turn && state.turn.seat === you().seat;
+const mySeat = () => (you() ? state.players[you().seat] : null);
+const away = () => Boolean(mySeat() && mySeat().away); // A bot plays this player's turns (for now, or for good).
+const handed = () => Boolean(mySeat() && mySeat().handed);
+const myTurn = () => playing() && you() && state.turn && state.turn.seat === you().seat && !away();
 const nameOf = (seat) => (state.players[seat] ? state.players[seat].name : `Seat ${seat + 1}`);
 
 function canHold() {
@@ -235,6 +262,9 @@ function explainWhyNot(action) {
   if (!you()) why = "You are watching: only the players at the table can act.";
   else if (state.game.status === "lobby") why = "The game has not started yet.";
   else if (state.game.status === "finished") why = "The game is over.";
+  else if (state.game.status === "abandoned") why = "The game was abandoned.";
+  else if (handed()) why = "The host handed your seat to a bot for the rest of the game.";
+  else if (away()) why = "You are away: press I'm back (or type back) to play your turns again.";
   else if (!state.turn) why = "Waiting for the roll-off.";
   else if (state.turn.seat !== you().seat) why = `It is ${nameOf(state.turn.seat)}'s turn.`;
   else if (pending) why = "Waiting for the server…";
@@ -263,8 +293,108 @@ function render() {
     renderCards();
     renderFinish();
   }
+  renderAway();
+  renderSeatTools();
   renderChat();
+  noticeTurn();
+  tickClock();
   restoreFocus(focus);
+}
+
+// The turn clock ------------------------------------------------------------
+
+// The clock shown: the server's, while it times the turn on the table.
+function shownClock() {
+  if (!turnClock || !playing() || !state.turn || turnClock.seat !== state.turn.seat) return null;
+  return turnClock;
+}
+
+// Several times a second: the time left, beside the dice and beside the seat on
+// turn; and now and then a sentence for the screen reader.
+function tickClock() {
+  if (!state) return;
+  const clock = shownClock();
+  const ms = clock ? msLeft(clock, performance.now()) : 0;
+  const mine = Boolean(clock && myTurn());
+  const sentence = announcer.next(clock, mine, ms);
+  if (sentence) $("clock-announcer").textContent = sentence;
+  const box = $("turn-clock");
+  box.hidden = !clock;
+  if (!clock) return;
+  const urgent = isUrgent(ms);
+  const time = formatLeft(ms);
+  box.classList.toggle("turn-clock--mine", mine);
+  box.classList.toggle("turn-clock--urgent", urgent);
+  $("turn-clock-who").textContent = mine ? "" : `${nameOf(clock.seat)}:`;
+  $("turn-clock-time").textContent = time;
+  $("turn-clock-word").textContent = ms <= 0 ? "time is up" : urgent ? "left: hurry!" : "left";
+  document.querySelectorAll(".seat-clock").forEach((span) => {
+    span.querySelector(".seat-clock__time").textContent = time;
+    span.classList.toggle("seat-clock--urgent", urgent);
+  });
+}
+
+// The tab says whose turn it is; the moment this player's turn begins it may
+// also beep, buzz and notify (not when the page first opens on it).
+function noticeTurn() {
+  const mine = Boolean(myTurn());
+  alerts.show(mine);
+  if (mine && wasMyTurn === false) {
+    const clock = shownClock();
+    alerts.ring(clock ? `You have ${spokenLeft(msLeft(clock, performance.now()))}.` : "Roll when you are ready.");
+  }
+  wasMyTurn = mine;
+}
+
+// This player's seat is away, or the host handed it to a bot.
+function renderAway() {
+  const seat = mySeat();
+  const shown = Boolean(playing() && seat && seat.away);
+  $("away-notice").hidden = !shown;
+  if (!shown) return;
+  $("away-heading").textContent = seat.handed ? "A bot plays your seat" : "You are away";
+  $("away-text").textContent = seat.handed
+    ? "The host handed your seat to a bot for the rest of the game: you watch it play. Your score stands."
+    : "The clock played two of your turns in a row, so a bot plays for you until you come back.";
+  $("back-button").hidden = seat.handed;
+}
+
+// A seated player's tools: the turn alerts, the host's care of away seats, leaving.
+function renderSeatTools() {
+  const status = state.game.status;
+  const shown = Boolean(you()) && !handed() && (status === "lobby" || status === "playing");
+  $("seat-tools").hidden = !shown;
+  if (!shown) return;
+  $("sound-toggle").checked = alerts.soundOn;
+  $("notify-button").hidden = !canAskToNotify(window.Notification);
+  $("leave-game-button").hidden = status !== "playing";
+  const actions = hostActions(state);
+  $("host-seats").hidden = !actions.length;
+  $("host-seats-list").replaceChildren(...actions.map((action) => {
+    const item = el("li", { class: "host-seats__item" });
+    const buttons = el("span", { class: "host-seats__actions" });
+    item.append(el("span", { class: "host-seats__name" }, action.name), ...action.marks.map(markBadge), buttons);
+    const remove = el("button", {
+      type: "button", class: "button button--small", "data-focus": `remove-${action.seat}`,
+      "aria-label": `Remove ${action.name} from the game`,
+    }, "Remove");
+    remove.addEventListener("click", () => askHost("remove_player", action.seat));
+    buttons.append(remove);
+    if (action.hand) {
+      const hand = el("button", {
+        type: "button", class: "button button--small", "data-focus": `hand-${action.seat}`,
+        "aria-label": `Let a bot play ${action.name}'s seat`,
+      }, "Let a bot play");
+      hand.addEventListener("click", () => askHost("hand_to_bot", action.seat));
+      buttons.append(hand);
+    }
+    return item;
+  }));
+}
+
+// "away", "bot plays", "offline": in words, with a colour.
+function markBadge(mark) {
+  return el("span", { class: `badge badge--${mark.replace(/\s+/g, "-")}` }, mark);
 }
 
 function renderStatus() {
@@ -272,10 +402,15 @@ function renderStatus() {
   let text;
   if (game.status === "lobby") text = `Lobby · ${state.players.length} of ${game.seats} seats taken`;
   else if (game.status === "finished") text = "Finished";
+  else if (game.status === "abandoned") text = "Abandoned: the game ended unfinished";
   else if (!state.turn) text = "Roll-off";
   else text = `Round ${game.round} of 13 · ${myTurn() ? "your turn" : `${nameOf(state.turn.seat)}'s turn`}`;
   const watching = state.watchers ? ` · ${state.watchers} watching` : "";
   $("room-status").textContent = text + watching + (you() ? "" : " · you are watching");
+  // A solo room never has a clock: saying so there would be noise.
+  const setting = game.seats > 1 ? describeTurnClock(game.turn_seconds) : null;
+  $("clock-setting").hidden = !setting;
+  $("clock-setting").textContent = setting || "";
 }
 
 function renderLobby() {
@@ -292,7 +427,7 @@ function renderLobby() {
       if (player.host) item.append(el("span", { class: "badge" }, "host"));
       if (player.bot) item.append(el("span", { class: "badge badge--bot", title: `${player.bot} bot` }, "bot"));
       if (you() && you().seat === seat) item.append(el("span", { class: "badge badge--you" }, "you"));
-      if (!player.bot) item.append(el("span", { class: "visually-hidden" }, player.connected ? " (here)" : " (away)"));
+      item.append(...seatMarks(player).map(markBadge));
       if (player.bot && you() && you().host) {
         const remove = el("button", {
           type: "button", class: "button button--small button--quiet seat__remove",
@@ -333,9 +468,11 @@ function renderTurn() {
   const { turn } = state;
   const mine = myTurn();
   const finished = state.game.status === "finished";
+  const standIn = turn && state.players[turn.seat] && state.players[turn.seat].away; // A bot plays this turn.
   let heading;
   if (finished) heading = "Final dice";
   else if (!turn) heading = "Roll-off";
+  else if (you() && turn.seat === you().seat && standIn) heading = "A bot plays your turn";
   else heading = mine ? "Your turn" : `${nameOf(turn.seat)}'s turn`;
   $("turn-heading").textContent = heading;
   $("turn").classList.toggle("turn--mine", Boolean(mine));
@@ -377,6 +514,7 @@ function renderTurn() {
   else if (mine && !turn.dice) hint = "Roll the dice: R or Space.";
   else if (mine && turn.rolls_left) hint = "Click dice (or press 1–5) to keep them, roll again, or pick a box on your card.";
   else if (mine) hint = "Pick a box on your card for these dice.";
+  else if (standIn) hint = `A bot plays for ${nameOf(turn.seat)}${state.players[turn.seat].handed ? "" : " (away)"}.`;
   else if (!you()) hint = `You are watching ${nameOf(turn.seat)} play.`;
   else hint = `Waiting for ${nameOf(turn.seat)}.`;
   $("turn-hint").textContent = hint;
@@ -486,7 +624,13 @@ function renderCards() {
       el("span", { class: "scorecard__name" }, player.name));
     if (you() && you().seat === player.seat) th.append(el("span", { class: "badge badge--you" }, "you"));
     if (player.bot) th.append(el("span", { class: "badge badge--bot", title: `${player.bot} bot` }, "bot"));
+    th.append(...seatMarks(player).map(markBadge));
     if (player.seat === turnSeat) th.append(el("span", { class: "visually-hidden" }, " (on turn)"));
+    if (player.seat === turnSeat && shownClock()) {
+      // Its time is written by tickClock.
+      th.append(el("span", { class: "seat-clock" }, el("span", { class: "seat-clock__time" }),
+        el("span", { class: "visually-hidden" }, " left")));
+    }
     if (player.left) th.append(el("span", { class: "badge" }, "left"));
     if (winners.has(player.seat)) th.append(el("span", { class: "badge badge--win" }, "winner"));
     head.append(th);
@@ -571,8 +715,17 @@ function yahtzeeBonusCell(card) {
 }
 
 function renderFinish() {
+  const abandoned = state.game.status === "abandoned";
   const finished = state.game.status === "finished";
-  $("finish").hidden = !finished;
+  $("finish").hidden = !(finished || abandoned);
+  if (abandoned) {
+    // Ended unfinished: the cards as they stood, and nothing to do.
+    $("finish-heading").textContent = "Game abandoned";
+    $("finish-headline").textContent = "The game ended unfinished: nobody played for a long while.";
+    $("ranking").replaceChildren();
+    for (const id of ["rematch-button", "rematch-link", "review-link", "finish-note"]) $(id).hidden = true;
+    return;
+  }
   if (!finished) return;
   $("rematch-button").hidden = Boolean(!you() || state.rematch);
   $("rematch-button").disabled = pending === "rematch";
@@ -603,7 +756,7 @@ function renderFinish() {
 }
 
 function renderChat() {
-  const seated = Boolean(you());
+  const seated = Boolean(you()) && !handed(); // The server refuses a handed seat's every command.
   $("chat-form").hidden = !seated;
   $("chat-watching").hidden = seated;
 }
@@ -712,10 +865,110 @@ function runCommand(line) {
     case "chat":
       if (!you()) return say("Watchers read the chat; only players write in it.", "error");
       return send("chat", { text: command.text });
+    case "back":
+      return comeBack();
+    case "leave":
+      return leaveFromConsole(command.sure);
+    case "remove_player":
+    case "hand_to_bot":
+      return hostFromConsole(command);
     default:
       return undefined;
   }
 }
+
+// ---------------------------------------------------------------------------
+// Away, leaving, and the host's care of away seats
+
+function comeBack() {
+  if (!you()) return say("You are watching: only a player can come back.", "error");
+  if (handed()) return say("The host handed your seat to a bot for the rest of the game.", "error");
+  if (!away()) return say("You are not away: nothing to come back from.", "error");
+  say("");
+  return send("back");
+}
+
+function leaveGame() {
+  ask({
+    title: "Leave this game?",
+    text: "Your score stands, but you cannot come back to your seat: you will watch the rest of the game.",
+    yes: "Leave the game",
+  }, () => send("leave"));
+}
+
+function leaveFromConsole(sure) {
+  if (!you()) return say("You are watching: you have no seat to leave.", "error");
+  const status = state.game.status;
+  if (status !== "playing" && status !== "lobby") return say("The game is over: there is nothing to leave.", "error");
+  if (!sure && !consoleAsks.check("leave", performance.now())) return say(confirmPrompt("leave"));
+  say("");
+  return send("leave");
+}
+
+const HOST_ACTIONS = {
+  remove_player: {
+    title: (name) => `Remove ${name}?`,
+    text: (name) => `${name} leaves the game for good; their score stands and their turns are skipped.`,
+    yes: "Remove",
+  },
+  hand_to_bot: {
+    title: (name) => `Let a bot play for ${name}?`,
+    text: (name) => `A bot plays ${name}'s seat for the rest of the game; ${name} cannot take it back.`,
+    yes: "Let a bot play",
+  },
+};
+
+function askHost(action, seat) {
+  const name = nameOf(seat);
+  const words = HOST_ACTIONS[action];
+  ask({ title: words.title(name), text: words.text(name), yes: words.yes }, () => send(action, { seat }));
+}
+
+// Why the host may not do `action` to `seat` now, or null when they may.
+function hostRefusal(action, seat) {
+  if (!you() || !you().host) return "Only the host can do that.";
+  if (!playing()) return "Only during the game.";
+  if (seat === you().seat) return "That is your own seat: type leave to leave the game.";
+  const player = state.players[seat];
+  if (player.bot) return `${player.name} is a computer player.`;
+  if (player.left) return `${player.name} has left the game already.`;
+  const allowed = hostActions(state).find((a) => a.seat === seat);
+  if (!allowed) return `${player.name} is here and playing: only an away or offline player can be removed or handed to a bot.`;
+  if (action === "hand_to_bot" && !allowed.hand) return `A bot plays ${player.name}'s seat already.`;
+  return null;
+}
+
+function hostFromConsole({ action, who, sure }) {
+  const found = findSeat(who, state.players);
+  if (found.error) return say(found.error, "error");
+  const why = hostRefusal(action, found.seat);
+  if (why) return say(why, "error");
+  if (!sure && !consoleAsks.check(`${action}-${found.seat}`, performance.now())) {
+    return say(confirmPrompt(action, nameOf(found.seat)));
+  }
+  say("");
+  return send(action, { seat: found.seat });
+}
+
+// The one confirmation dialog: a native <dialog>, so the focus stays inside, Escape
+// cancels and the safe choice has the focus first.
+let confirmed = null;
+
+function ask({ title, text, yes }, then) {
+  const dialog = $("confirm-dialog");
+  $("confirm-title").textContent = title;
+  $("confirm-text").textContent = text;
+  $("confirm-yes").textContent = yes;
+  confirmed = then;
+  dialog.returnValue = "";
+  dialog.showModal();
+}
+
+$("confirm-dialog").addEventListener("close", () => {
+  const then = confirmed;
+  confirmed = null;
+  if (then && $("confirm-dialog").returnValue === "confirm") then();
+});
 
 // ---------------------------------------------------------------------------
 // Connection status
@@ -800,6 +1053,17 @@ $("coach-more").addEventListener("click", () => {
 $("leave-button").addEventListener("click", () => {
   if (confirm("Give up your seat?")) send("leave");
 });
+$("leave-game-button").addEventListener("click", leaveGame);
+$("back-button").addEventListener("click", comeBack);
+$("sound-toggle").addEventListener("change", (event) => {
+  alerts.soundOn = event.target.checked;
+});
+$("notify-button").addEventListener("click", async () => {
+  await Notification.requestPermission();
+  if (Notification.permission === "denied") say("Notifications are off for this site: the tab's title still says when it is your turn.", "notice");
+  render();
+});
+setInterval(tickClock, 250);
 $("join-form").addEventListener("submit", (event) => {
   event.preventDefault();
   send("join", { name: $("join-name").value });
@@ -832,7 +1096,7 @@ $("connection").querySelector(".connection__retry").addEventListener("click", ()
 document.addEventListener("keydown", (event) => {
   const target = event.target;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
-  if (target.closest("input, textarea, select, [contenteditable]")) return;
+  if (target.closest("input, textarea, select, [contenteditable], dialog")) return;
   if (!state || state.game.status !== "playing") return;
   if (/^[1-5]$/.test(event.key)) {
     event.preventDefault();

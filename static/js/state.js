@@ -28,7 +28,7 @@ export function applyEvent(state, message, categories) {
     case "joined":
       state.players.push({
         seat: data.seat, name: data.name, host: data.host, bot: data.bot || null,
-        connected: Boolean(data.bot), left: false, card: emptyCard(categories),
+        connected: Boolean(data.bot), left: false, away: false, handed: false, card: emptyCard(categories),
       });
       break;
     case "left":
@@ -70,6 +70,22 @@ export function applyEvent(state, message, categories) {
       state.winners = data.winners;
       if (data.places) state.players.forEach((p) => { p.place = data.places[p.seat]; });
       state.turn = null;
+      state.clock = null;
+      break;
+    case "abandoned":
+      game.status = "abandoned";
+      game.finished_at = message.at;
+      state.turn = null;
+      state.clock = null;
+      break;
+    case "away":
+      state.players[data.seat].away = true;
+      break;
+    case "back":
+      state.players[data.seat].away = false;
+      break;
+    case "handed":
+      Object.assign(state.players[data.seat], { away: true, handed: true });
       break;
     case "rematch":
       state.rematch = data.code;
@@ -80,6 +96,8 @@ export function applyEvent(state, message, categories) {
     default:
       break; // created, chat: nothing to redraw but the feed.
   }
+  // The clock comes beside `data` when this event changed it (null: no clock now).
+  if ("clock" in message) state.clock = message.clock;
   state.version = message.version;
   state.recent.push(message);
   if (state.recent.length > RECENT_KEPT) state.recent.shift();
@@ -110,6 +128,27 @@ function leave(state, data) {
   }
 }
 
+// The seats the host may act on during play: another person's seat that is away
+// or has no connection and is still in the game. `hand` is false once a bot has it.
+export function hostActions(state) {
+  const you = state.you;
+  if (!you || !you.host || state.game.status !== "playing") return [];
+  return state.players
+    .filter((p) => p.seat !== you.seat && !p.bot && !p.left && (p.away || !p.connected))
+    .map((p) => ({ seat: p.seat, name: p.name, marks: seatMarks(p), hand: !p.handed }));
+}
+
+// What a seat's label says in words beside the name (never colour alone): a person
+// whose turns a bot plays for now ("away") or for good ("bot plays"), or who has no
+// connection ("offline"). Nothing for a bot's own seat or a seat that left.
+export function seatMarks(player) {
+  if (player.bot || player.left) return [];
+  if (player.handed) return ["bot plays"];
+  const marks = player.away ? ["away"] : [];
+  if (!player.connected) marks.push("offline");
+  return marks;
+}
+
 export function applyPresence(state, message) {
   for (const { seat, connected } of message.players) {
     if (state.players[seat]) state.players[seat].connected = connected;
@@ -123,6 +162,8 @@ export function describe(message, players, labels) {
   const { kind, data } = message;
   const name = (seat) => (players[seat] ? players[seat].name : `Seat ${seat + 1}`);
   const dice = (faces) => faces.join(" ");
+  // Whom a stand-in played for: a seat the host handed to a bot is not "away" for a while, it is the bot's.
+  const forSeat = (seat, by) => `for ${name(seat)}${by === "bot" && !(players[seat] && players[seat].handed) ? " (away)" : ""}`;
   switch (kind) {
     case "created":
       return ["The room was opened."];
@@ -130,6 +171,7 @@ export function describe(message, players, labels) {
       if (data.bot) return [`${data.name} took a seat (a computer player).`];
       return [`${data.name} took a seat${data.host ? " as host" : ""}.`];
     case "left":
+      if (data.by === "host") return [`${data.name} was removed by the host.`];
       return [`${data.name} left the ${"next" in data ? "game" : "table"}.`];
     case "started":
       return [`The game started: ${data.players.join(", ")}.`];
@@ -139,17 +181,31 @@ export function describe(message, players, labels) {
       return [`Roll-off: ${throws.join(", ")}: ${outcome}.`];
     }
     case "rolled": {
-      const lines = [];
-      if (data.held.length) lines.push(`${name(data.seat)} kept ${dice(data.held.map((i) => data.dice[i]))}.`);
-      lines.push(`${name(data.seat)} rolled ${dice(data.dice)}.`);
-      return lines;
+      const kept = data.held.length ? dice(data.held.map((i) => data.dice[i])) : null;
+      if (data.by === "clock" || data.by === "bot") {
+        const who = data.by === "clock" ? "The clock" : "A bot";
+        const forWhom = forSeat(data.seat, data.by);
+        return [...(kept ? [`${who} kept ${kept} ${forWhom}.`] : []), `${who} rolled ${dice(data.dice)} ${forWhom}.`];
+      }
+      return [...(kept ? [`${name(data.seat)} kept ${kept}.`] : []), `${name(data.seat)} rolled ${dice(data.dice)}.`];
     }
     case "held":
       return [];
     case "scored": {
       const bonus = data.yahtzee_bonus ? " and a Yahtzee bonus of 100" : "";
-      return [`${name(data.seat)} scored ${data.points} in ${labels[data.category] || data.category}${bonus}.`];
+      const what = `${data.points} in ${labels[data.category] || data.category}${bonus}`;
+      if (data.by === "clock") return [`${name(data.seat)}'s time ran out: the clock scored ${what}.`];
+      if (data.by === "bot") return [`A bot scored ${what} ${forSeat(data.seat, "bot")}.`];
+      return [`${name(data.seat)} scored ${what}.`];
     }
+    case "away":
+      return [`${data.name} is away: a bot plays for ${data.name} until ${data.name} comes back.`];
+    case "back":
+      return [`${data.name} is back.`];
+    case "handed":
+      return [`The host handed ${data.name}'s seat to a bot.`];
+    case "abandoned":
+      return ["The game was abandoned: nobody played for a long while."];
     case "finished": {
       const winners = data.winners.map(name);
       if (!winners.length) return ["The game is over."];

@@ -3,7 +3,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 
-import { HELP, findCategory, parse } from "../../static/js/commands.js";
+import { CONFIRM_MS, Confirmation, HELP, confirmPrompt, findCategory, findSeat, parse } from "../../static/js/commands.js";
 import { CATEGORIES } from "./messages.mjs";
 
 const read = (line) => parse(line, CATEGORIES);
@@ -191,11 +191,90 @@ describe("parse: help and unknown commands", () => {
   });
 });
 
+describe("parse: back, leave, remove, bot-seat", () => {
+  test("back (or imback) is the I'm back button", () => {
+    assert.deepEqual(read("back"), { action: "back" });
+    assert.deepEqual(read(" BACK "), { action: "back" });
+    assert.deepEqual(read("imback"), { action: "back" });
+  });
+
+  test("leave asks first; leave! is already sure", () => {
+    assert.deepEqual(read("leave"), { action: "leave", sure: false });
+    assert.deepEqual(read("Leave"), { action: "leave", sure: false });
+    assert.deepEqual(read("leave!"), { action: "leave", sure: true });
+  });
+
+  test("remove and bot-seat name a seat by number or name, the rest of the line", () => {
+    assert.deepEqual(read("remove 2"), { action: "remove_player", who: "2", sure: false });
+    assert.deepEqual(read("kick Mary Ann"), { action: "remove_player", who: "Mary Ann", sure: false });
+    assert.deepEqual(read("remove! Bob"), { action: "remove_player", who: "Bob", sure: true });
+    assert.deepEqual(read("bot-seat Bob"), { action: "hand_to_bot", who: "Bob", sure: false });
+    assert.deepEqual(read("botseat 3"), { action: "hand_to_bot", who: "3", sure: false });
+    assert.deepEqual(read("hand! 3"), { action: "hand_to_bot", who: "3", sure: true });
+  });
+
+  test("without a seat they ask which", () => {
+    assert.deepEqual(read("remove"), { error: "Which seat? For example: remove 2 or remove Ana" });
+    assert.deepEqual(read("bot-seat"), { error: "Which seat? For example: bot-seat 2 or bot-seat Ana" });
+  });
+});
+
+describe("findSeat", () => {
+  const players = ["Ann", "Bob", "Bobby", "Cy"].map((name, seat) => ({ seat, name }));
+
+  test("a number is the seat as shown, from 1", () => {
+    assert.deepEqual(findSeat("1", players), { seat: 0 });
+    assert.deepEqual(findSeat("seat 4", players), { seat: 3 });
+    assert.deepEqual(findSeat("5", players), { error: "There is no seat 5: seats go from 1 to 4." });
+    assert.deepEqual(findSeat("0", players), { error: "There is no seat 0: seats go from 1 to 4." });
+  });
+
+  test("a name, in any case; an exact name wins over a longer one", () => {
+    assert.deepEqual(findSeat("cy", players), { seat: 3 });
+    assert.deepEqual(findSeat("BOB", players), { seat: 1 });
+    assert.deepEqual(findSeat("bobb", players), { seat: 2 });
+  });
+
+  test("a clear start of a name; an unclear or unknown one is explained", () => {
+    assert.deepEqual(findSeat("an", players), { seat: 0 });
+    assert.deepEqual(findSeat("b", players), { error: '"b" could be Bob or Bobby.' });
+    assert.deepEqual(findSeat("Dee", players), { error: 'Nobody here is called "Dee". The players: Ann, Bob, Bobby, Cy.' });
+  });
+});
+
+describe("Confirmation: the command line asks twice", () => {
+  test("the same command again within the time goes ahead, once", () => {
+    const asks = new Confirmation();
+    assert.equal(asks.check("leave", 1_000), false);
+    assert.equal(asks.check("leave", 1_000 + CONFIRM_MS), true);
+    assert.equal(asks.check("leave", 1_000 + CONFIRM_MS + 1), false); // A third time asks again.
+  });
+
+  test("too late, or another command in between, asks again", () => {
+    const asks = new Confirmation();
+    asks.check("leave", 0);
+    assert.equal(asks.check("leave", CONFIRM_MS + 1), false);
+    assert.equal(asks.check("remove_player-1", CONFIRM_MS + 2), false);
+    assert.equal(asks.check("remove_player-2", CONFIRM_MS + 3), false);
+    assert.equal(asks.check("remove_player-2", CONFIRM_MS + 4), true);
+  });
+
+  test("what it answers the first time", () => {
+    assert.equal(confirmPrompt("leave"),
+      "Type leave again within 10 s to leave the game for good (your score stands; you will watch). Or leave! at once.");
+    assert.equal(confirmPrompt("remove_player", "Bob"),
+      "Type that again within 10 s to remove Bob from the game (their score stands).");
+    assert.equal(confirmPrompt("hand_to_bot", "Bob"),
+      "Type that again within 10 s to let a bot play Bob's seat for the rest of the game.");
+  });
+});
+
 describe("HELP", () => {
   test("every command the list shows, and the README's, reads without an error", () => {
     const examples = [
       "roll", "roll 2 5", "hold 1 3", "hold", "score fives", "score full house", "score 3 of a kind",
-      "score chance", "score sm straight", "say good luck", "help",
+      "score chance", "score sm straight", "say good luck", "back", "leave", "leave!", "remove Ana",
+      "remove 2", "bot-seat Ana", "help",
     ];
     for (const line of examples) {
       assert.ok(HELP.includes(line), `HELP shows ${line}`);

@@ -45,7 +45,7 @@ export function card(boxes = {}, totals = {}) {
 }
 
 function player(seat, name, { host = false, bot = null, connected = true, left = false, filled } = {}) {
-  return { seat, name, host, connected, left, bot, card: filled ?? card() };
+  return { seat, name, host, connected, left, bot, away: false, handed: false, card: filled ?? card() };
 }
 
 function game(status, fields = {}) {
@@ -60,6 +60,7 @@ function game(status, fields = {}) {
     started_at: null,
     finished_at: null,
     round: null,
+    turn_seconds: null,
     ...fields,
   };
 }
@@ -82,18 +83,19 @@ export function lobby(names, { you = null, seats = 4, version = 1 + names.length
     roll_off: null,
     winners: [],
     rematch: null,
+    clock: null,
     recent,
   };
 }
 
 // A game in play, decided roll-off, round `round`, `turn` on the table (null: the roll-off
-// is still pending).
-export function playing(names, { you = null, version = 20, round = 1, turn = freshTurnOf(0), cards = {} } = {}) {
+// is still pending). With `turnSeconds`, the room has a turn clock and `clock` times the turn.
+export function playing(names, { you = null, version = 20, round = 1, turn = freshTurnOf(0), cards = {}, turnSeconds = null, clock = null } = {}) {
   const players = names.map((name, seat) => player(seat, name, { host: seat === 0, filled: cards[seat] }));
   return {
     type: "snapshot",
     version,
-    game: game("playing", { seats: names.length, started_at: "2026-11-21T21:11:43.804013+00:00", round }),
+    game: game("playing", { seats: names.length, started_at: "2026-11-21T21:11:43.804013+00:00", round, turn_seconds: turnSeconds }),
     you: you === null ? null : { seat: you, name: names[you], host: you === 0 },
     players,
     watchers: 1,
@@ -101,6 +103,7 @@ export function playing(names, { you = null, version = 20, round = 1, turn = fre
     roll_off: { contenders: [0], rounds: [names.map((_, seat) => [seat, seat === 0 ? [6, 6, 6, 6, 5] : [1, 1, 2, 2, 3]])], winner: 0 },
     winners: [],
     rematch: null,
+    clock,
     recent: [],
   };
 }
@@ -108,4 +111,14 @@ export function playing(names, { you = null, version = 20, round = 1, turn = fre
 // The snapshot's `turn` before the turn's first roll.
 export function freshTurnOf(seat) {
   return { seat, dice: null, held: [], rolls_left: 3, options: {} };
+}
+
+// The clock as the server sends it: the seat on turn must act before `deadline`; `ms_left` then.
+export function clockOf(seat, msLeft = 60_000, deadline = "2026-11-24T13:01:05.120000+00:00") {
+  return { seat, deadline, ms_left: msLeft };
+}
+
+// An event with the top-level `clock` key beside `data` (null: no clock now).
+export function timed(message, clock) {
+  return { ...message, clock };
 }

@@ -32,7 +32,7 @@ group("applyEvent: joined", () => {
     const state = lobby(["Ann", "Bob"], { you: 0 });
     apply(state, event(4, "joined", { seat: 2, name: "Cy", host: false }));
     assert.deepEqual(state.players[2], {
-      seat: 2, name: "Cy", host: false, bot: null, connected: false, left: false, card: card(),
+      seat: 2, name: "Cy", host: false, bot: null, connected: false, left: false, away: false, handed: false, card: card(),
     });
     assert.equal(state.players.length, 3);
     assert.deepEqual(state.you, { seat: 0, name: "Ann", host: true });
