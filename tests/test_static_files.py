@@ -19,6 +19,7 @@ def test_collected_scripts_import_each_other_by_their_hashed_names(settings, tmp
     room = (tmp_path / paths["js/room.js"]).read_text()
     imports = re.findall(r'from "\./([^"]+)"', room)
     assert sorted(imports) == sorted(
-        paths[f"js/{name}"].removeprefix("js/") for name in ("commands.js", "socket.js", "state.js")
+        paths[f"js/{name}"].removeprefix("js/")
+        for name in ("alerts.js", "clock.js", "commands.js", "socket.js", "state.js")
     )
     assert all(re.fullmatch(r"\w+\.[0-9a-f]{12}\.js", name) for name in imports)
