@@ -26,7 +26,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
-from games import clock, outbox, services
+from games import clock, outbox, rules, services
 from games.models import Game
 from games.strategy.engine import load
 
@@ -62,8 +62,32 @@ async def look() -> float | None:
     return 0.0 if len(due) == BATCH else after
 
 
+#: Tasks that must not be collected before they finish.
+_background: set[asyncio.Future[None]] = set()
+
+
+def load_strategies() -> None:
+    """The optimal strategy's tables for every preset, from the disk (or computed once).
+
+    A failure is logged: a look loads the table it needs again (:func:`look`).
+    """
+    try:
+        for preset in rules.PRESETS:
+            load(preset)
+    except Exception:
+        logger.exception("the clock's watch could not load the strategy tables")
+
+
 async def keep_watch() -> None:
-    """Look, then sleep until the next game is due (or :data:`POLL_SECONDS`), forever."""
+    """Look, then sleep until the next game is due (or :data:`POLL_SECONDS`), forever.
+
+    The clock plays with the optimal strategy: its tables are loaded beside the first
+    looks, so that they are ready before a turn runs out (computing them, the first time
+    on a machine, takes seconds).
+    """
+    loading = asyncio.ensure_future(sync_to_async(load_strategies, thread_sensitive=False)())
+    _background.add(loading)
+    loading.add_done_callback(_background.discard)
     while True:
         try:
             after = await look()

@@ -18,6 +18,7 @@ import asyncio
 import itertools
 import json
 import os
+import signal
 import time
 import urllib.error
 import urllib.request
@@ -132,9 +133,15 @@ class Client:
         self.tokens -= 1
         await self.ws.send(json.dumps(message))
 
-    async def next(self, match: Callable[[Message], bool], *, errors_ok: bool = False) -> Message:
+    async def next(
+        self,
+        match: Callable[[Message], bool],
+        *,
+        errors_ok: bool = False,
+        timeout: float = TIMEOUT,
+    ) -> Message:
         """The next queued message that ``match`` accepts; the ones before it are passed over."""
-        async with asyncio.timeout(TIMEOUT):
+        async with asyncio.timeout(timeout):
             while True:
                 message = await self.inbox.get()
                 if message["type"] == "event":
@@ -229,14 +236,15 @@ async def play_to_the_end(
 
 
 async def seat_two_players(
-    host_url: str, guest_url: str, watcher_url: str
+    host_url: str, guest_url: str, watcher_url: str, **room: Any
 ) -> tuple[dict[int, Client], Client, Message]:
     """Ann makes a two-seat room on ``host_url``, Bob joins on ``guest_url``, a watcher looks on.
 
-    Returns the players by seat, the watcher, and the watcher's first snapshot.
+    ``room`` goes into the request that makes the room (``turn_seconds=10``). Returns the
+    players by seat, the watcher, and the watcher's first snapshot.
     """
     status, created = await asyncio.to_thread(
-        post_json, f"{host_url}/api/games/", {"name": "Ann", "seats": 2}
+        post_json, f"{host_url}/api/games/", {"name": "Ann", "seats": 2, **room}
     )
     assert status == 201, created
     code = created["code"]
@@ -322,6 +330,69 @@ async def finish_checks(
 # One server
 # --------------------------------------------------------------------------
 
+#: The turn clock of the rooms below, and how soon after a turn's start the clock must
+#: have played it (its deadline, then a few seconds for a watch to wake the game).
+CLOCK_SECONDS = 10
+CLOCK_PLAYED_WITHIN = 15
+
+
+async def nobody_plays(
+    players: dict[int, Client], watcher: Client, watched: Message, ann: Client
+) -> tuple[int, Message]:
+    """Ann starts the game, then nobody plays: each socket gets the clock's score for the
+    seat on turn within :data:`CLOCK_PLAYED_WITHIN` seconds of the turn's start. Returns
+    that seat and the score."""
+    assert watched["game"]["turn_seconds"] == CLOCK_SECONDS
+    await ann.send(type="start", version=ann.seen)
+    first = None
+    while first is None:
+        roll_off = await watcher.event("roll_off")
+        first = roll_off["data"]["first"]
+    turn_began = time.monotonic()
+    clock = roll_off["clock"]  # The event that began the turn says how long it has.
+    assert clock["seat"] == first
+    assert CLOCK_SECONDS * 1000 - 2000 <= clock["ms_left"] <= CLOCK_SECONDS * 1000
+    scores = []
+    for client in [*players.values(), watcher]:
+        score = await client.next(
+            lambda m: m["type"] == "event" and m["kind"] == "scored",
+            timeout=CLOCK_PLAYED_WITHIN - (time.monotonic() - turn_began),
+        )
+        scores.append(score)
+    took = time.monotonic() - turn_began
+    assert CLOCK_SECONDS - 1 <= took <= CLOCK_PLAYED_WITHIN, took
+    assert all(score == scores[0] for score in scores)  # The same event, to every socket.
+    scored = scores[0]
+    assert (scored["data"]["seat"], scored["data"]["by"]) == (first, "clock")
+    assert scored["clock"]["seat"] == 1 - first  # The next turn's clock starts with it.
+    rolls = [e for e in watcher.events if e["kind"] == "rolled"]
+    assert rolls
+    assert all(e["data"]["by"] == "clock" for e in rolls)
+    return first, scored
+
+
+async def play_with_the_clock(base_url: str) -> None:
+    players, watcher, watched = await seat_two_players(
+        base_url, base_url, base_url, turn_seconds=CLOCK_SECONDS
+    )
+    try:
+        _, scored = await nobody_plays(players, watcher, watched, players[0])
+        for client in [*players.values(), watcher]:
+            await client.catch_up(scored["version"])
+            assert_every_event(client, client.events[0]["version"], client.seen)
+    finally:
+        for client in [*players.values(), watcher]:
+            await client.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_turn_nobody_plays_is_played_by_the_clock_for_every_socket(
+    live_server_url: str,
+) -> None:
+    """A room made with ``"turn_seconds": 10``: the player on turn sends nothing, and every
+    socket in the room gets the clock's ``scored`` event within 15 s of the turn's start."""
+    asyncio.run(asyncio.wait_for(play_with_the_clock(live_server_url), GAME_TIMEOUT))
+
 
 async def play_a_game(base_url: str) -> None:
     players, watcher, watched = await seat_two_players(base_url, base_url, base_url)
@@ -375,7 +446,7 @@ def settings(settings):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def two_servers(transactional_db: None, settings) -> Iterator[tuple[str, str]]:  # type: ignore[no-untyped-def]
+def two_server_processes(transactional_db: None, settings) -> Iterator[list[DaphneProcess]]:  # type: ignore[no-untyped-def]
     """Two Daphne processes on two ports, sharing the test database and the Redis layer."""
     assert "redis" in settings.CHANNEL_LAYERS["default"]["BACKEND"].lower()
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "localhost", "127.0.0.1"]
@@ -387,14 +458,20 @@ def two_servers(transactional_db: None, settings) -> Iterator[tuple[str, str]]: 
         for server in servers:
             if not server.ready.wait(timeout=20):
                 raise RuntimeError("a Daphne process did not start")
-        first, second = (f"http://127.0.0.1:{server.port.value}" for server in servers)
-        assert first != second
-        yield first, second
+        yield servers
     finally:
         for server in servers:
             if server.is_alive():
                 server.terminate()
             server.join(timeout=10)
+
+
+@pytest.fixture
+def two_servers(two_server_processes: list[DaphneProcess]) -> tuple[str, str]:
+    """The two processes' addresses."""
+    first, second = (f"http://127.0.0.1:{server.port.value}" for server in two_server_processes)
+    assert first != second
+    return first, second
 
 
 async def play_across(first_url: str, second_url: str) -> None:
@@ -435,6 +512,63 @@ async def play_across(first_url: str, second_url: str) -> None:
 def test_players_on_two_server_processes_see_each_other(two_servers: tuple[str, str]) -> None:
     """A player on one Daphne sees every event of a player on another, and so does a watcher."""
     asyncio.run(asyncio.wait_for(play_across(*two_servers), GAME_TIMEOUT))
+
+
+async def clock_across(first_url: str, second_url: str, kill_first: Callable[[], None]) -> None:
+    """Both players are on the first server, the watcher on the second. The first server is
+    killed as the game starts; the second plays the expired turn, once."""
+    players, watcher, watched = await seat_two_players(
+        first_url, first_url, second_url, turn_seconds=CLOCK_SECONDS
+    )
+    ann = players[0]
+    try:
+        await ann.send(type="start", version=ann.seen)
+        await watcher.event("started")
+        kill_first()  # Every player's socket goes with it; only the watcher's process is left.
+        first = None
+        while first is None:
+            roll_off = await watcher.event("roll_off")
+            first = roll_off["data"]["first"]
+        turn_began = time.monotonic()
+        scored = await watcher.next(
+            lambda m: m["type"] == "event" and m["kind"] == "scored",
+            timeout=CLOCK_PLAYED_WITHIN + 5,  # The kill itself may take a moment.
+        )
+        assert (scored["data"]["seat"], scored["data"]["by"]) == (first, "clock")
+        assert time.monotonic() - turn_began <= CLOCK_PLAYED_WITHIN + 5
+        # Then the other seat's turn, played by the clock too: each turn exactly once.
+        second = await watcher.next(
+            lambda m: m["type"] == "event" and m["kind"] == "scored",
+            timeout=CLOCK_SECONDS + 6,
+        )
+        assert (second["data"]["seat"], second["data"]["by"]) == (1 - first, "clock")
+        assert_every_event(watcher, watched["version"] + 1, second["version"])
+        assert [e["kind"] for e in watcher.events].count("scored") == 2
+    finally:
+        await watcher.close()
+        for player in players.values():
+            await player.ws.close()
+            player.reader.cancel()
+
+
+@pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"),
+    reason="needs REDIS_URL: two server processes share events only through Redis",
+)
+@pytest.mark.django_db(transaction=True)
+def test_the_clock_plays_a_turn_after_the_players_process_is_killed(
+    two_servers: tuple[str, str], two_server_processes: list[DaphneProcess]
+) -> None:
+    """The process holding every player's socket is killed (SIGKILL) as the game starts; the
+    other process's watch plays the expired turns, each exactly once."""
+
+    def kill_first() -> None:
+        process = two_server_processes[0]
+        assert process.pid is not None
+        os.kill(process.pid, signal.SIGKILL)
+        process.join(timeout=5)
+
+    asyncio.run(asyncio.wait_for(clock_across(*two_servers, kill_first), GAME_TIMEOUT))
 
 
 def turn_after(event: Message) -> int | None:
