@@ -48,6 +48,25 @@ def test_it_opens_a_room_with_its_creator_seated_as_host(client):
 
 
 @pytest.mark.parametrize(
+    ("seats", "clock", "turn_seconds"),
+    [("4", "30", 30), ("2", "86400", 86400), ("4", "", None), ("1", "60", None)],
+)
+def test_it_opens_a_room_with_the_turn_clock_chosen(client, seats, clock, turn_seconds):
+    form = {"name": "Ana", "preset": "official", "seats": seats, "turn_seconds": clock}
+
+    client.post(reverse("home"), form)
+
+    assert Game.objects.get().turn_seconds == turn_seconds
+
+
+def test_the_form_offers_a_minute_a_turn_first(client):
+    field = client.get(reverse("home")).context["form"]["turn_seconds"]
+
+    assert field.value() == 60
+    assert [str(value) for value, _ in field.field.choices] == ["30", "60", "120", "86400", ""]
+
+
+@pytest.mark.parametrize(
     ("form", "field"),
     [
         ({"name": "", "preset": "official", "seats": "2"}, "name"),
@@ -56,6 +75,7 @@ def test_it_opens_a_room_with_its_creator_seated_as_host(client):
         ({"name": "Ana", "preset": "yatzy", "seats": "2"}, "preset"),
         ({"name": "Ana", "preset": "official", "seats": "7"}, "seats"),
         ({"name": "Ana", "preset": "official", "seats": "0"}, "seats"),
+        ({"name": "Ana", "preset": "official", "seats": "2", "turn_seconds": "45"}, "turn_seconds"),
     ],
 )
 def test_it_shows_what_is_wrong_with_a_form_and_opens_nothing(client, form, field):
