@@ -16,8 +16,9 @@ from channels.testing import WebsocketCommunicator
 from channels_redis.core import RedisChannelLayer
 from django.contrib.sessions.backends.db import SessionStore
 
-from games import rules, services
+from games import bots, rules, services
 from games.models import Game
+from games.strategy.engine import load
 from tests.server.helpers import SOLO, fingerprint
 from yahtzee_site.asgi import application
 
@@ -362,6 +363,24 @@ BAD_INPUTS = [
         "invalid_message",
     ),
     ("version a boolean", 1, "alice", text(type="roll", version=True), "invalid_message"),
+    ("back when not away", 0, "alice", text(type="back"), "not_away"),
+    (
+        "a watcher removes a player",
+        0,
+        "watcher",
+        text(type="remove_player", player=1),
+        "not_a_player",
+    ),
+    ("a guest removes the host", 0, "bob", text(type="remove_player", player=0), "not_host"),
+    ("removing a player who is here", 0, "alice", text(type="remove_player", player=1), "not_away"),
+    (
+        "handing over a player who is here",
+        0,
+        "alice",
+        text(type="hand_to_bot", player=1),
+        "not_away",
+    ),
+    ("handing over nobody", 0, "alice", text(type="hand_to_bot"), "invalid_message"),
 ]
 
 
@@ -397,6 +416,32 @@ async def test_a_bad_message_gets_an_error_and_changes_nothing(  # type: ignore[
     await sending.send(type="ping", id="still there")
     assert await sending.expect("pong") == {"type": "pong", "id": "still there"}
     for client in clients.values():
+        await client.close()
+
+
+async def test_the_host_hands_a_gone_players_seat_to_a_bot_that_plays_it(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    await asyncio.to_thread(load)  # The bot's strategy, before its turn comes (seconds, once).
+    _, alice, bob, watcher = await started_table(fixed_dice)
+    await bob.close()  # Bob's browser is gone.
+    await alice.drain()
+
+    await alice.send(type="hand_to_bot", player=1)
+    handed = await watcher.expect("handed")
+    assert handed["data"] == {"seat": 1, "name": "Bob", "host": 0}
+    fixed_dice.load(1, 2, 3, 4, 6)
+    await alice.send(type="roll", version=alice.version)
+    await alice.expect("rolled")
+    await alice.send(type="score", category="chance", version=alice.version)
+    await alice.expect("scored")
+
+    # Bob's turn: the bot plays it at once, through the same path, and says so.
+    fixed_dice.load(*[5] * 15)
+    scored = await watcher.expect("scored")
+    while scored["data"]["seat"] != 1:
+        scored = await watcher.expect("scored")
+    assert scored["data"]["by"] == "bot"
+    await bots.settle()
+    for client in (alice, watcher):
         await client.close()
 
 
