@@ -541,9 +541,9 @@ def rematch(code: str, player_id: int | None, *, as_seat: int | None = None) -> 
 
     Everyone who stayed to the end is seated again, in the same order, each seat
     held by the same browser session and account (or the same bot), so every
-    player's browser is seated on arrival; the coach stays as it was. The old
-    room is told with a ``rematch`` event naming the new room, and every browser
-    still in it (watchers too) goes there. Asked again (two players clicking at
+    player's browser is seated on arrival; the coach and the turn clock stay as they
+    were. The old room is told with a ``rematch`` event naming the new room, and
+    every browser still in it (watchers too) goes there. Asked again (two players clicking at
     once), it gives the same new room.
     """
     with _command(code) as table:
@@ -556,7 +556,11 @@ def rematch(code: str, player_id: int | None, *, as_seat: int | None = None) -> 
             return existing
         new = Table(
             Game.objects.create(
-                preset=old.preset, seats=old.seats, coach=old.coach, rematch_of=old
+                preset=old.preset,
+                seats=old.seats,
+                coach=old.coach,
+                turn_seconds=old.turn_seconds,
+                rematch_of=old,
             ),
             [],
             None,

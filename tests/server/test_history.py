@@ -236,7 +236,7 @@ def test_an_account_takes_its_seat_back_in_any_browser() -> None:
 
 
 def test_a_rematch_seats_the_same_players_in_the_same_seats_with_the_same_rules(fixed_dice) -> None:  # type: ignore[no-untyped-def]
-    table = Table("ana", "ben", "cat", preset="free_joker")
+    table = Table("ana", "ben", "cat", preset="free_joker", turn_seconds=120)
     fixed_dice.load(6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2)
     table.start()
     fixed_dice.load(*[5] * 5 * 13 * 3)
@@ -249,6 +249,7 @@ def test_a_rematch_seats_the_same_players_in_the_same_seats_with_the_same_rules(
     assert (new.preset, new.seats, new.status, new.rematch_of.code) == (  # type: ignore[union-attr]
         "free_joker", 6, "lobby", table.code,
     )  # fmt: skip
+    assert new.turn_seconds == 120
     seats = list(new.players.values_list("seat", "name", "is_host", "session_key", "user_id"))
     assert seats == [
         (0, "ana", True, "session-ana", None),
