@@ -725,7 +725,7 @@ def wake(code: str) -> None:
         elif game.deadline is not None and game.deadline <= at:
             _clock_plays(table)
         else:  # A bot on turn that should have moved: its driver stopped with its process.
-            game.wake_at = at + clock.BOT_STALL
+            clock.schedule(game, table.players, state, before=state, at=at)
             game.save(update_fields=["wake_at"])
             if table.bot_on_turn():
                 transaction.on_commit(lambda: outbox.post(code, "game.event", [], bot=True))
