@@ -142,6 +142,8 @@ function tellMe({ kind, data }, wasPlaying) {
     say(data.by === "host" ? "The host removed you from the game: you are watching now." : "You left the game: you are watching now.", "notice");
   } else if (kind === "away") {
     say("You are away: a bot plays your turns until you press I'm back (or type back).", "notice");
+  } else if (kind === "back") {
+    say("You are back: your turns wait for you again.", "notice"); // Not "away" a moment longer.
   } else if (kind === "handed") {
     say("The host handed your seat to a bot for the rest of the game: you are watching it play.", "notice");
   }
@@ -779,9 +781,13 @@ function animateRoll({ held }) {
   const thrown = buttons.filter((b) => !held.includes(Number(b.dataset.position)));
   buttons.forEach((b) => b.classList.toggle("die-button--rolling", thrown.includes(b)));
   const started = performance.now();
+  const turn = state.turn;
   const tumble = () => {
     if (animation !== rollAnimation) return;
-    if (performance.now() - started < ROLL_ANIMATION_MS) {
+    // The turn ended meanwhile (the clock or a bot plays a whole turn at once): land now,
+    // or the next player's tray would show dice tumbling that nobody threw.
+    const turnGoesOn = state.turn === turn && turn.dice;
+    if (turnGoesOn && performance.now() - started < ROLL_ANIMATION_MS) {
       thrown.forEach((b) => setFace(b, 1 + Math.floor(Math.random() * 6)));
       setTimeout(tumble, 80);
       return;
