@@ -97,6 +97,10 @@ class Review:
                 index = i
         return index
 
+    def removed(self) -> set[int]:
+        """The seats the host removed from the game (they left, but not of their own will)."""
+        return {m.seat for m in self.moments if m.kind == "left" and m.by == events.BY_HOST}
+
     def running_totals(self) -> list[list[int]]:
         """For each seat, its grand total after each of its rounds."""
         totals: list[list[int]] = [[] for _ in self.names]

@@ -177,6 +177,7 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
             "game": game,
             "summary": summary,
             "clock": clock_words(game.turn_seconds),
+            "removed": told.removed(),
             "ranking": _ranking(summary.seats),
             "moment": told.moments[start],
             "dice": told.moments[start].dice or [None] * rules.DICE_COUNT,

@@ -283,7 +283,9 @@ def test_an_abandoned_game_s_review_says_so_and_marks_what_the_clock_and_bots_pl
     # The analysis says what it leaves out of each player's figures.
     assert 'id="analysis-made-for"' in content
     assert "left out of the player's figures below" in content
+    assert '<span class="ranking__name">ben (removed)</span>' in content
     ben = analysis_row(content, 1)
+    assert '>ben <span class="muted">(removed)</span></th>' in ben
     assert "by the clock</span>" in ben
     assert "by a bot</span>" in ben
 
