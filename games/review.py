@@ -99,7 +99,11 @@ class Review:
 
     def removed(self) -> set[int]:
         """The seats the host removed from the game (they left, but not of their own will)."""
-        return {m.seat for m in self.moments if m.kind == "left" and m.by == events.BY_HOST}
+        return {
+            m.seat
+            for m in self.moments
+            if m.kind == "left" and m.by == events.BY_HOST and m.seat is not None
+        }
 
     def running_totals(self) -> list[list[int]]:
         """For each seat, its grand total after each of its rounds."""
