@@ -13,6 +13,11 @@ The first roll of a turn decides nothing (all five dice are thrown), and a
 one the next roll makes. A player who left is judged on what they did before
 leaving.
 
+A decision the turn clock made when a player's time ran out, or a bot playing
+for an away player (the event's ``by``), is judged like any other and marked
+with its ``by``, but it is not the player's own: it is left out of the
+player's summary (:class:`PlayerAnalysis`), which counts it apart.
+
 Each decision is compared with every choice that was open, as the strategy
 engine (:mod:`games.strategy`) values them: the expected final grand total when
 the choice is followed by optimal play. That is optimal *solitaire* play,
@@ -41,10 +46,13 @@ from games import events, replay, rules
 from games.strategy import Choice, Strategy, find_choice, load, points_given_up
 
 #: Changes when what :func:`analyse` returns changes shape, so no cache serves an old one.
-FORMAT = 1
+FORMAT = 2
 
 #: Below this, a choice gives up nothing: it is as good as the best (rounding aside).
 OPTIMAL_TOLERANCE = 1e-9
+
+#: Who made a decision for a player, in words, by its ``by``.
+BY_WHOM = {events.BY_CLOCK: "the clock", events.BY_BOT: "a bot"}
 
 
 @dataclass(frozen=True)
@@ -64,6 +72,9 @@ class Decision:
     chosen: Choice
     #: Expected points given up against the best choice; exactly 0 for an optimal one.
     loss: float
+    #: Who made it for the seat's player: ``"clock"`` (the time ran out) or ``"bot"`` (the
+    #: player was away, or the host handed the seat to a bot); ``None``, the player.
+    by: str | None = None
 
     @property
     def is_optimal(self) -> bool:
@@ -80,14 +91,22 @@ class Decision:
 
         "Best: Keep 6 6 6, 265.1 expected. Played: Keep 6 6, 263.0 expected: gave up 2.06
         points." Expected totals have one decimal, points given up two.
+
+        A decision made for the player starts by saying so: "Played by the clock, not
+        counted in the player's figures. Best: ..."
         """
-        best = f"Best: {self.best.label}, {self.best.expected:.1f} expected."
+        text = f"Best: {self.best.label}, {self.best.expected:.1f} expected."
         if self.chosen == self.best:
-            return f"{best} Played: {self.chosen.label}, the best choice."
-        if self.is_optimal:
-            return f"{best} Played: {self.chosen.label}, as good as the best."
-        played = f"Played: {self.chosen.label}, {self.chosen.expected:.1f} expected"
-        return f"{best} {played}: gave up {self.loss_text} points."
+            text += f" Played: {self.chosen.label}, the best choice."
+        elif self.is_optimal:
+            text += f" Played: {self.chosen.label}, as good as the best."
+        else:
+            played = f"Played: {self.chosen.label}, {self.chosen.expected:.1f} expected"
+            text += f" {played}: gave up {self.loss_text} points."
+        if self.by is None:
+            return text
+        whom = BY_WHOM.get(self.by, self.by)
+        return f"Played by {whom}, not counted in the player's figures. {text}"
 
     def as_json(self) -> dict[str, Any]:
         """The decision for the review page's script (``text`` is what it shows)."""
@@ -98,13 +117,14 @@ class Decision:
             "chosen": self.chosen.label,
             "chosenExpected": round(self.chosen.expected, 4),
             "loss": round(self.loss, 6),
+            "by": self.by,
             "text": self.text,
         }
 
 
 @dataclass(frozen=True)
 class PlayerAnalysis:
-    """One player's decisions, summed up."""
+    """One player's own decisions, summed up: the clock's and a bot's for them are not theirs."""
 
     seat: int
     name: str
@@ -115,6 +135,10 @@ class PlayerAnalysis:
     total_loss: float
     #: The decision that gave up the most, or ``None`` if none gave up anything.
     biggest: Decision | None
+    #: Decisions made for the player, left out of the figures above: by the turn clock
+    #: when their time ran out, and by a bot while they were away.
+    by_clock: int = 0
+    by_bot: int = 0
 
     @property
     def average_loss(self) -> float | None:
@@ -142,6 +166,11 @@ class Analysis:
                 return decision
         return None
 
+    @property
+    def made_for_players(self) -> bool:
+        """Whether the clock or a bot made any decision for a player."""
+        return any(decision.by is not None for decision in self.decisions)
+
     def by_seq(self) -> dict[int, dict[str, Any]]:
         """Each decision for the page's script, keyed by the event that made it."""
         return {decision.seq: decision.as_json() for decision in self.decisions}
@@ -155,6 +184,7 @@ class _Played:
     position: rules.Position
     hold: tuple[int, ...] | None = None
     category: str | None = None
+    by: str | None = None
 
 
 def analyse(log: Iterable[events.AnyEvent], strategy: Strategy | None = None) -> Analysis:
@@ -193,9 +223,9 @@ def _decisions(log: Iterable[events.AnyEvent]) -> tuple[list[_Played], replay.Ro
         if not position.has_rolled:  # The first roll of a turn: nothing to decide.
             continue
         if isinstance(event, events.Rolled):
-            played.append(_Played(step.seq, position, hold=event.held))
+            played.append(_Played(step.seq, position, hold=event.held, by=event.by))
         else:
-            played.append(_Played(step.seq, position, category=event.category.value))
+            played.append(_Played(step.seq, position, category=event.category.value, by=event.by))
     if room is None:
         raise replay.ReplayError("an empty log has no game")
     return played, room
@@ -220,11 +250,13 @@ def _judge(strategy: Strategy, played: _Played) -> Decision:
         best=choices[0],
         chosen=chosen,
         loss=0.0 if loss < OPTIMAL_TOLERANCE else loss,
+        by=played.by,
     )
 
 
 def _summary(seat: int, name: str, left: bool, decisions: Iterable[Decision]) -> PlayerAnalysis:
-    own = [d for d in decisions if d.seat == seat]
+    seats = [d for d in decisions if d.seat == seat]
+    own = [d for d in seats if d.by is None]
     mistakes = [d for d in own if not d.is_optimal]
     return PlayerAnalysis(
         seat=seat,
@@ -235,6 +267,8 @@ def _summary(seat: int, name: str, left: bool, decisions: Iterable[Decision]) ->
         total_loss=sum(d.loss for d in own),
         # The first of the biggest, if two give up as much.
         biggest=max(mistakes, key=lambda d: d.loss, default=None),
+        by_clock=sum(d.by == events.BY_CLOCK for d in seats),
+        by_bot=sum(d.by == events.BY_BOT for d in seats),
     )
 
 

@@ -1,10 +1,12 @@
-"""A finished game told move by move, rebuilt from its event log: what the review page shows.
+"""A game that is over told move by move, rebuilt from its event log: what the review page shows.
 
 The log is replayed with the rules engine (:func:`games.replay.steps`), so the
 review shows what the rules make of the recorded dice, never what a table
-says. Each *moment* is one thing a player did: the start (after the
-roll-off), a roll, a hold, a score, someone leaving, and the end. Chat and
-the lobby are left out.
+says. Each *moment* is one thing that happened at the table: the start (after
+the roll-off), a roll, a hold, a score, someone leaving or being removed by the
+host, a player going away or coming back, a seat handed to a bot, and the end
+(finished, or abandoned unfinished). A move the turn clock or a bot made for a
+player (the event's ``by``) is told as such. Chat and the lobby are left out.
 """
 
 from __future__ import annotations
@@ -18,6 +20,13 @@ from games.presentation import card_json
 
 #: The events that are moments of play, besides the start (once the roll-off is decided).
 MOVES = {"rolled", "held", "scored", "left", "finished"}
+#: The events that are moments without a move: who plays a seat changed, or the game ended.
+#: The table stays as it was: the last dice stay shown.
+NOTES = {"away", "back", "handed", "abandoned", "finished"}
+#: The events that may be made for a seat by someone else than its player (their ``by``).
+MADE_FOR = (events.Rolled, events.Held, events.Scored, events.Left)
+#: The moments that concern one seat.
+SEATED = (*MADE_FOR, events.WentAway, events.CameBack, events.Handed)
 
 
 @dataclass(frozen=True)
@@ -36,6 +45,9 @@ class Moment:
     cards: tuple[rules.Scorecard, ...]
     #: The box just written in, on a score.
     category: str | None = None
+    #: Who made the move for the seat when its player did not (:data:`games.events.BY_CLOCK`,
+    #: :data:`~games.events.BY_BOT`, :data:`~games.events.BY_HOST` for a removal).
+    by: str | None = None
 
     def as_json(self) -> dict[str, Any]:
         """The moment for the page's script.
@@ -54,6 +66,7 @@ class Moment:
             "held": list(self.held),
             "rollsLeft": self.rolls_left,
             "category": self.category,
+            "by": self.by,
         }
         if self.category is not None and self.seat is not None:  # A score.
             card = self.cards[self.seat]
@@ -83,6 +96,14 @@ class Review:
             if moment.seq <= wanted:
                 index = i
         return index
+
+    def removed(self) -> set[int]:
+        """The seats the host removed from the game (they left, but not of their own will)."""
+        return {
+            m.seat
+            for m in self.moments
+            if m.kind == "left" and m.by == events.BY_HOST and m.seat is not None
+        }
 
     def running_totals(self) -> list[list[int]]:
         """For each seat, its grand total after each of its rounds."""
@@ -120,6 +141,7 @@ def build(log: Iterable[events.AnyEvent]) -> Review:
     started."""
     names: tuple[str, ...] = ()
     moments: list[Moment] = []
+    told = _Teller()
     for step in replay.steps(log):
         game = step.room.game
         if game is None:
@@ -129,11 +151,10 @@ def build(log: Iterable[events.AnyEvent]) -> Review:
         if step.kind in {"started", "roll_off"} and game.current is not None:
             # Play starts once the roll-off is decided (at once in a solo game).
             moments.append(_moment(step, game, names, _start_text(names, game)))
-        elif step.kind in MOVES and (step.kind != "left" or moments):
-            text = describe(step.event, names, game)
-            moment = _moment(step, game, names, text)
-            if step.kind == "finished" and moments:  # The last dice stay on the table.
-                moment = replace(moment, dice=moments[-1].dice)
+        elif moments and step.kind in MOVES | NOTES:  # A "left" before the start is the lobby's.
+            moment = _moment(step, game, names, told(step, names))
+            if step.kind in NOTES:  # The table is as it was: the last dice stay on it.
+                moment = replace(moment, dice=moments[-1].dice, held=moments[-1].held)
             moments.append(moment)
     if not moments:
         raise replay.ReplayError("the game has not started: there is nothing to review")
@@ -149,23 +170,20 @@ def _moment(step: replay.Step, game: rules.Game, names: Sequence[str], text: str
     else:
         dice = game.turn.dice
         held = tuple(sorted(game.turn.held))
-    seat = (
-        event.seat
-        if isinstance(event, events.Rolled | events.Held | events.Scored | events.Left)
-        else None
-    )
+    over = game.is_over or step.room.status == "abandoned"
     return Moment(
         seq=step.seq,
         kind="start" if step.kind in {"started", "roll_off"} else step.kind,
         text=text,
-        seat=seat,
-        turn=None if game.is_over else game.current,
+        seat=event.seat if isinstance(event, SEATED) else None,
+        turn=None if over else game.current,
         round=game.round,
         dice=dice,
         held=held,
         rolls_left=game.turn.rolls_left,
         cards=game.cards,
         category=event.category.value if isinstance(event, events.Scored) else None,
+        by=event.by if isinstance(event, MADE_FOR) else None,
     )
 
 
@@ -176,25 +194,90 @@ def _start_text(names: Sequence[str], game: rules.Game) -> str:
     return f"{_and(names)} sit down; {first} won the roll-off and starts."
 
 
-def describe(event: events.Event, names: Sequence[str], after: rules.Game) -> str:
-    """One move in words: "Ana rolled 3 3 3 5 5.", "Ana kept 3 3 3.", "Ana scored 25 in Full house."
+class _Teller:
+    """Tells each moment in words, remembering what the words depend on: whether the
+    clock was already playing the turn, and which seats the host handed to a bot."""
 
-    ``after`` is the game just after it (a hold names positions; the faces are on the table).
+    def __init__(self) -> None:
+        self.clock_playing: int | None = None  # The seat whose turn the clock plays on.
+        self.handed: set[int] = set()
+
+    def __call__(self, step: replay.Step, names: Sequence[str]) -> str:
+        event, game = step.event, step.room.game
+        assert game is not None  # Moments are told once the game has started.
+        if isinstance(event, events.Handed):
+            self.handed.add(event.seat)
+        who = None
+        if isinstance(event, MADE_FOR) and event.by in (events.BY_CLOCK, events.BY_BOT):
+            who = self._stand_in(event.seat, event.by, names)
+        if isinstance(event, events.Rolled) and event.by == events.BY_CLOCK:
+            self.clock_playing = event.seat
+        elif not isinstance(event, events.Held):
+            self.clock_playing = None
+        return describe(event, names, game, who=who, host=step.room.host)
+
+    def _stand_in(self, seat: int, by: str | None, names: Sequence[str]) -> str:
+        """Who made a move for the seat's player, as the subject of its sentence."""
+        name = names[seat]
+        if by == events.BY_CLOCK:
+            if self.clock_playing == seat:
+                return f"The clock, playing on for {name},"
+            return f"{name}'s time ran out: the clock"
+        if seat in self.handed:
+            return f"The bot in {name}'s seat"
+        return f"A bot, playing for {name} (away),"
+
+
+def describe(
+    event: events.Event,
+    names: Sequence[str],
+    after: rules.Game,
+    *,
+    who: str | None = None,
+    host: int | None = None,
+) -> str:
+    """One moment in words: "Ana rolled 3 3 3 5 5.", "Ana kept 3 3 3.", "Ana scored 25 in
+    Full house.", "The game was abandoned: nobody played for a long while."
+
+    ``after`` is the game just after it (a hold names positions; the faces are on the
+    table). ``who`` is the subject of a move made for its seat's player ("Ana's time ran
+    out: the clock"), ``host`` the host's seat, who may remove a player.
     """
+    if isinstance(event, events.Rolled | events.Held | events.Scored):
+        subject = who or names[event.seat]
     if isinstance(event, events.Rolled):
         left = after.turn.rolls_left
         then = f" ({left} roll{'s' if left != 1 else ''} left)" if left else ""
         kept = f", keeping {_faces(event.dice, event.held)}" if event.held else ""
-        return f"{names[event.seat]} rolled {_faces(event.dice)}{kept}{then}."
+        return f"{subject} rolled {_faces(event.dice)}{kept}{then}."
     if isinstance(event, events.Held):
         if not event.held or after.turn.dice is None:
-            return f"{names[event.seat]} let go of every die."
-        return f"{names[event.seat]} kept {_faces(after.turn.dice, event.held)}."
+            return f"{subject} let go of every die."
+        return f"{subject} kept {_faces(after.turn.dice, event.held)}."
     if isinstance(event, events.Scored):
         bonus = f" and a {rules.YAHTZEE_BONUS}-point Yahtzee bonus" if event.yahtzee_bonus else ""
-        return f"{names[event.seat]} scored {event.points} in {event.category.label}{bonus}."
+        return f"{subject} scored {event.points} in {event.category.label}{bonus}."
     if isinstance(event, events.Left):
-        return f"{names[event.seat]} left the game."
+        name = names[event.seat]
+        if event.by == events.BY_HOST:
+            remover = f"{names[host]}, the host," if host is not None else "The host"
+            return f"{remover} removed {name} from the game; {name}'s score stands."
+        return f"{name} left the game."
+    if isinstance(event, events.WentAway):
+        name = names[event.seat]
+        return (
+            f"{name} is away: the clock played {name}'s last turns, "
+            f"so a bot plays for {name} until {name} is back."
+        )
+    if isinstance(event, events.CameBack):
+        return f"{names[event.seat]} is back: the bot stops playing for {names[event.seat]}."
+    if isinstance(event, events.Handed):
+        return (
+            f"{names[event.host]}, the host, handed {names[event.seat]}'s seat "
+            "to a bot for the rest of the game."
+        )
+    if isinstance(event, events.Abandoned):
+        return "The game was abandoned: nobody played for a long while."
     if isinstance(event, events.Finished):
         winners = [names[s] for s in event.winners]
         if not winners:

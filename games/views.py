@@ -147,11 +147,12 @@ def history_page(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def review(request: HttpRequest, code: str) -> HttpResponse:
-    """A finished game: the final cards, the running totals, a move-by-move replay, and
-    the analysis of every decision against optimal solitaire play.
+    """A game that is over (finished, or abandoned unfinished): the cards, the running
+    totals, a move-by-move replay, and the analysis of every decision against optimal
+    solitaire play, the clock's and the bots' moves for a player marked as such.
 
-    ``?at=<event number>`` opens the replay at that moment. A finished game's play
-    never changes, so its analysis is computed on the first view and cached by code
+    ``?at=<event number>`` opens the replay at that moment. A game's play never
+    changes once it is over, so its analysis is computed on the first view and cached by code
     and ``state_version`` (a chat after the end raises only ``version``: the analysis stays).
     """
     game = get_object_or_404(Game, code=code)
@@ -175,6 +176,8 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
         {
             "game": game,
             "summary": summary,
+            "clock": clock_words(game.turn_seconds),
+            "removed": told.removed(),
             "ranking": _ranking(summary.seats),
             "moment": told.moments[start],
             "dice": told.moments[start].dice or [None] * rules.DICE_COUNT,
@@ -201,6 +204,16 @@ def _ranking(seats: Sequence[history.Seat]) -> list[tuple[str, history.Seat]]:
     """Seats best first with their places ("1st", tied seats share one); who left has none."""
     ranked = sorted(seats, key=lambda s: (s.place is None, s.place or 0, s.player.seat))
     return [(ordinal(s.place) if s.place is not None else "", s) for s in ranked]
+
+
+def clock_words(turn_seconds: int | None) -> str:
+    """A room's turn clock for people: "30 s a turn", "2 min a turn", "24 h a turn"; "" for none."""
+    if turn_seconds is None:
+        return ""
+    for unit, seconds in (("h", 3600), ("min", 60)):
+        if turn_seconds >= seconds and turn_seconds % seconds == 0:
+            return f"{turn_seconds // seconds} {unit} a turn"
+    return f"{turn_seconds} s a turn"
 
 
 def ordinal(n: int) -> str:

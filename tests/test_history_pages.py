@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from games import analysis, codec, replay, services
 from games.models import Game, Player
-from games.views import EXPORT_FORMAT, GAMES_PER_PAGE
-from tests.server.helpers import SOLO, SOLO_RUNNING, Table, play_solo
+from games.views import EXPORT_FORMAT, GAMES_PER_PAGE, clock_words
+from tests.server.helpers import SOLO, SOLO_RUNNING, Table, abandoned_with_stand_ins, play_solo
 from tests.server.test_analysis import chance_for_18
 
 pytestmark = pytest.mark.django_db
@@ -104,6 +104,12 @@ def test_the_invite_link_of_a_finished_game_opens_its_review(client, fixed_dice)
     assert response["Location"] == reverse("review", args=[table.code])
 
 
+def test_the_invite_link_of_an_abandoned_game_opens_its_review(client, fake_clock) -> None:  # type: ignore[no-untyped-def]
+    table = abandoned_with_stand_ins(fake_clock)
+    response = client.get(reverse("room", args=[table.code]))
+    assert response["Location"] == reverse("review", args=[table.code])
+
+
 def test_the_review_of_a_game_in_play_is_its_room(client) -> None:  # type: ignore[no-untyped-def]
     table = Table("ana")
     table.start()
@@ -179,6 +185,7 @@ def test_the_review_shows_each_decision_s_analysis_and_each_player_s(client, fix
         "chosen": "Chance (18)",
         "chosenExpected": 232.0,
         "loss": 4.0,
+        "by": None,
         "text": "Best: Keep 4 5 6, 236.0 expected. Played: Chance (18), 232.0 expected: "
         "gave up 4.00 points.",
     }
@@ -246,7 +253,85 @@ def test_a_player_who_left_has_a_row_marked_as_such(client, fixed_dice) -> None:
     assert '<span class="muted">none</span>' in ben
 
 
+def test_an_abandoned_game_s_review_says_so_and_marks_what_the_clock_and_bots_played(
+    client, fake_clock
+) -> None:  # type: ignore[no-untyped-def]
+    table = abandoned_with_stand_ins(fake_clock)
+
+    response = client.get(reverse("review", args=[table.code]))
+    content = response.content.decode()
+    config = config_of(content, "review-config")
+
+    assert response.status_code == 200
+    assert "An abandoned game of Yahtzee" in content
+    assert "Official (forced Joker) · 30 s a turn · abandoned <time" in content
+    assert "<strong>The game was abandoned:</strong> nobody played for a long while" in content
+    assert '<h2 id="result-heading">Standing when abandoned</h2>' in content
+    assert "badge--win" not in content
+    assert "ranking__item--winner" not in content
+    assert 'class="chart__point"' in content
+    # The replay opens on the end, and every move made for a player says by whom.
+    end = config["moments"][-1]
+    assert config["start"] == len(config["moments"]) - 1
+    assert (end["kind"], end["turn"]) == ("abandoned", None)
+    assert "The game was abandoned: nobody played for a long while." in content
+    made_for = [m for m in config["moments"] if m["by"] in ("clock", "bot")]
+    assert {m["by"] for m in made_for} == {"clock", "bot"}
+    judged = [m["analysis"] for m in made_for if "analysis" in m]
+    assert judged
+    assert all(a["by"] and a["text"].startswith("Played by ") for a in judged)
+    # The analysis says what it leaves out of each player's figures.
+    assert 'id="analysis-made-for"' in content
+    assert "left out of the player's figures below" in content
+    assert '<span class="ranking__name">ben (removed)</span>' in content
+    ben = analysis_row(content, 1)
+    assert '>ben <span class="muted">(removed)</span></th>' in ben
+    assert "by the clock</span>" in ben
+    assert "by a bot</span>" in ben
+
+
+def test_a_review_without_moves_made_for_players_says_nothing_of_them(client, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    table = play_solo(fixed_dice)
+    content = client.get(reverse("review", args=[table.code])).content.decode()
+    assert 'id="analysis-made-for"' not in content
+    assert 'id="abandoned-note"' not in content
+    assert "data-by" not in content.split('id="review-config"')[0]
+
+
+@pytest.mark.parametrize(
+    ("seconds", "words"),
+    [(None, ""), (10, "10 s a turn"), (90, "90 s a turn"), (60, "1 min a turn"),
+     (120, "2 min a turn"), (86400, "24 h a turn")],
+)  # fmt: skip
+def test_a_room_s_clock_is_written_in_a_unit_people_read(seconds: int | None, words: str) -> None:
+    assert clock_words(seconds) == words
+
+
 # -- export ------------------------------------------------------------------------------------
+
+
+def test_the_export_of_a_game_the_clock_played_marks_who_made_each_move(client, fake_clock) -> None:  # type: ignore[no-untyped-def]
+    table = abandoned_with_stand_ins(fake_clock)
+
+    data = json.loads(client.get(reverse("export", args=[table.code])).content)
+
+    assert (data["game"]["turn_seconds"], data["game"]["status"]) == (30, "abandoned")
+    assert data["game"]["finished_at"] is not None
+    by = {(e["kind"], e["data"].get("by")) for e in data["events"]}
+    assert {("rolled", "clock"), ("scored", "clock"), ("rolled", "bot"), ("held", "bot"),
+            ("scored", "bot"), ("left", "host"), ("rolled", None)} <= by  # fmt: skip
+    kinds = [e["kind"] for e in data["events"]]
+    assert {"away", "back", "handed"} <= set(kinds)
+    assert kinds[-1] == "abandoned"
+    ben = data["players"][1]
+    assert (ben["name"], ben["left"], ben["winner"]) == ("ben", True, False)
+    assert not any(player["winner"] for player in data["players"])
+    # The log alone rebuilds the game as it was abandoned, marks and all.
+    log = [codec.decode_event(e["kind"], e["data"]) for e in data["events"]]
+    assert replay.replay(log).status == "abandoned"
+    assert [getattr(event, "by", None) for event in log] == [
+        e["data"].get("by") for e in data["events"]
+    ]
 
 
 def test_the_export_holds_the_log_and_the_final_cards(client, fixed_dice) -> None:  # type: ignore[no-untyped-def]

@@ -1,9 +1,10 @@
-// The review of a finished game: step through every roll, hold and score.
+// The review of a game that is over: step through every roll, hold and score.
 // The server replayed the log with the rules and drew the page at one moment;
 // this script only moves between the moments it sent, rewriting the text, the
 // dice and the numbers in the scorecards. Each moment has its own link (?at=).
 // A moment that was a decision (a score, or a roll after the first) carries the
-// server's analysis of it, shown under the move.
+// server's analysis of it, shown under the move. A move the turn clock or a bot
+// made for a player says so in its text, and its analysis is marked as not the player's.
 
 const config = JSON.parse(document.getElementById("review-config").textContent);
 const moments = config.moments;
@@ -28,6 +29,8 @@ function show(index, { remember = true } = {}) {
   current = Math.max(0, Math.min(moments.length - 1, index));
   const moment = moments[current];
   $("replay-text").textContent = moment.text;
+  if (moment.by) $("replay-text").dataset.by = moment.by;
+  else delete $("replay-text").dataset.by;
   drawAnalysis(moment.analysis);
   $("replay-where").textContent = where(moment);
   drawDice(moment);
@@ -58,7 +61,9 @@ function drawAnalysis(analysis) {
   const line = $("replay-analysis");
   line.hidden = !analysis;
   line.textContent = analysis ? analysis.text : "";
-  line.classList.toggle("replay__analysis--loss", Boolean(analysis && analysis.loss > 0));
+  // A move the clock or a bot made for the player is not the player's mistake.
+  line.classList.toggle("replay__analysis--loss", Boolean(analysis && analysis.loss > 0 && !analysis.by));
+  line.classList.toggle("replay__analysis--by", Boolean(analysis && analysis.by));
 }
 
 function drawDice(moment) {

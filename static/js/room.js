@@ -725,7 +725,7 @@ function renderFinish() {
     $("finish-heading").textContent = "Game abandoned";
     $("finish-headline").textContent = "The game ended unfinished: nobody played for a long while.";
     $("ranking").replaceChildren();
-    for (const id of ["rematch-button", "rematch-link", "review-link", "finish-note"]) $(id).hidden = true;
+    for (const id of ["rematch-button", "rematch-link", "finish-note"]) $(id).hidden = true;
     return;
   }
   if (!finished) return;

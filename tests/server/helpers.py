@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from games import clock, codec, presentation, rules, services
+from games import bots, clock, codec, presentation, rules, services
 from games.models import Game, GameEvent, Player
 from games.services import rules_state
 
@@ -186,3 +186,57 @@ def fingerprint(code: str) -> tuple[object, ...]:
         ),
         services.snapshot(code)["players"],
     )
+
+
+def on_turn(table: Table) -> str:
+    """The name of the player on turn."""
+    seat = table.state().on_turn
+    return next(name for name, s in table.seats().items() if s == seat)
+
+
+def abandoned_with_stand_ins(fake_clock) -> Table:  # type: ignore[no-untyped-def]
+    """A game of ana (the host), ben and cy with a 30 s clock, on the server's own dice,
+    in which every stand-in plays, then nobody: the clock plays two of ben's turns and ben
+    is away; a bot plays his next; ben is back; ana hands cy's seat to a bot and removes
+    ben; then ana lets the clock play until she is away too, and the game is abandoned.
+
+    Ana plays her own turns (one roll, the first empty box) until then.
+    """
+    table = Table("ana", "ben", "cy", turn_seconds=30)
+    table.start()
+
+    def until_turn_of(name: str) -> None:
+        while on_turn(table) != name:
+            plan = bots.next_plan(table.code)
+            if plan is not None:  # A bot plays for cy.
+                assert bots.make(plan)
+                continue
+            other = on_turn(table)
+            table.roll(other)
+            table.score(other, table.state().cards[table.seats()[other]].empty[0].value)
+
+    def clock_plays_turn_of(name: str) -> None:
+        until_turn_of(name)
+        fake_clock.until(table.game.deadline)
+        services.wake(table.code)
+
+    clock_plays_turn_of("ben")
+    clock_plays_turn_of("ben")  # Ben is away.
+    until_turn_of("ben")
+    while on_turn(table) == "ben":
+        plan = bots.next_plan(table.code)
+        assert plan is not None
+        assert plan.by == "bot"
+        assert bots.make(plan)
+    services.come_back(table.code, table.id("ben"))
+    services.hand_to_bot(table.code, table.id("ana"), table.seats()["cy"])
+    until_turn_of("ana")
+    services.remove_player(table.code, table.id("ana"), table.seats()["ben"])
+    while table.game.status == Game.Status.PLAYING:  # The clock, a bot, then nobody.
+        plan = bots.next_plan(table.code)
+        if plan is not None:
+            assert bots.make(plan)
+        else:
+            fake_clock.until(table.game.wake_at)
+            services.wake(table.code)
+    return table

@@ -7,14 +7,15 @@ its own. With one roll left a die is worth keeping when it beats a fresh one's
 more, else thrown again: (3 * 3.5 + 4 + 5 + 6) / 6).
 """
 
+import dataclasses
 import random
 
 import pytest
 
-from games import analysis, replay, services
+from games import analysis, events, replay, services
 from games.events import AnyEvent
 from games.strategy import load
-from tests.server.helpers import Table, play_out
+from tests.server.helpers import Table, abandoned_with_stand_ins, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -308,6 +309,68 @@ def test_a_player_who_left_is_judged_up_to_leaving(fixed_dice) -> None:  # type:
     scores = [d for d in judged.decisions if d.kind == "score"]
     assert [sum(d.seat == seat for d in scores) for seat in range(3)] == [13, 1, 13]
     assert ana.total_loss == cat.total_loss == 0
+
+
+# -- moves made for a player --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("by", "whom"), [("clock", "the clock"), ("bot", "a bot")])
+def test_a_decision_the_clock_or_a_bot_made_is_marked_and_not_counted_as_the_player_s(
+    fixed_dice, by: str, whom: str
+) -> None:  # type: ignore[no-untyped-def]
+    log = events_of(chance_for_18(fixed_dice).code)
+    before = analysis.analyse(log)
+    own = before.players[0]
+    # The same game, with its last score (18 in Chance: 4 given up) made for Ana.
+    last = max(i for i, event in enumerate(log) if isinstance(event, events.Scored))
+    log[last] = dataclasses.replace(log[last], by=by)
+
+    judged = analysis.analyse(log)
+    ana = judged.players[0]
+
+    made_for = judged.decisions[-1]
+    assert (made_for.by, made_for.loss) == (by, pytest.approx(4.0))
+    assert made_for.text == (
+        f"Played by {whom}, not counted in the player's figures. Best: Keep 4 5 6, 236.0 "
+        "expected. Played: Chance (18), 232.0 expected: gave up 4.00 points."
+    )
+    assert made_for.as_json()["by"] == by
+    assert judged.made_for_players
+    assert not before.made_for_players
+    assert ana.decisions == own.decisions - 1
+    assert ana.total_loss == pytest.approx(own.total_loss - 4.0)
+    assert ana.biggest is not None
+    assert ana.biggest.by is None
+    assert (ana.by_clock, ana.by_bot) == ((1, 0) if by == "clock" else (0, 1))
+
+
+def test_an_abandoned_game_s_stand_ins_are_judged_apart_from_each_player(fake_clock) -> None:  # type: ignore[no-untyped-def]
+    table = abandoned_with_stand_ins(fake_clock)
+    log = events_of(table.code)
+    made_by = {
+        seq: event.by
+        for seq, event in enumerate(log, start=1)
+        if isinstance(event, events.Rolled | events.Scored)
+    }
+
+    judged = analysis.analyse(log)
+
+    assert all(d.by == made_by[d.seq] for d in judged.decisions)
+    for player in judged.players:
+        seats = [d for d in judged.decisions if d.seat == player.seat]
+        own = [d for d in seats if d.by is None]
+        assert player.decisions == len(own)
+        assert player.total_loss == pytest.approx(sum(d.loss for d in own))
+        assert player.by_clock == sum(d.by == "clock" for d in seats)
+        assert player.by_bot == sum(d.by == "bot" for d in seats)
+    ana, ben, cy = judged.players
+    assert ana.by_clock
+    assert ben.by_clock
+    assert ben.by_bot
+    assert cy.by_bot
+    assert (ana.by_bot, cy.by_clock) == (0, 0)
+    assert ben.left
+    assert not ana.left
 
 
 def test_an_analysis_refuses_a_game_not_started() -> None:

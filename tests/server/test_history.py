@@ -5,9 +5,9 @@ from django.contrib.auth.models import User
 
 from games import history, presentation, replay, review, rules, services
 from games.events import Finished
-from games.models import Game, Player
+from games.models import Game, GameEvent, Player
 from games.services import CommandError
-from tests.server.helpers import SOLO_RUNNING, Table, play_solo
+from tests.server.helpers import SOLO_RUNNING, Table, abandoned_with_stand_ins, play_solo
 from tests.server.test_replay import play_randomly
 
 pytestmark = pytest.mark.django_db
@@ -132,6 +132,97 @@ def test_running_totals_count_each_round_and_the_bonus_when_it_is_earned(fixed_d
 
     assert reviewed(table.code).running_totals() == [SOLO_RUNNING]
     assert table.state().cards[0].total == 293
+
+
+# -- moves made for a player, and a game abandoned ---------------------------------------------
+
+
+def test_a_turn_the_clock_finished_says_the_time_ran_out_then_that_the_clock_played_on(
+    fixed_dice, fake_clock
+) -> None:  # type: ignore[no-untyped-def]
+    table = Table("ana", "ben", turn_seconds=30)
+    fixed_dice.load(*ANA_FIRST)
+    table.start()
+    fixed_dice.load(6, 6, 6, 6, 6)
+    table.roll("ana")
+    table.score("ana", "yahtzee")
+    fixed_dice.load(*[2] * 15)  # Whatever the clock throws for Ben: twos.
+    fake_clock.until(table.game.deadline)
+    services.wake(table.code)
+
+    moments = reviewed(table.code).moments
+    clock = [m for m in moments if m.by == "clock"]
+    scored = GameEvent.objects.get(game__code=table.code, kind="scored", payload__by="clock")
+    label = rules.Category(scored.payload["category"]).label
+
+    assert [m.seat for m in clock] == [1] * len(clock)
+    assert clock[0].text == "ben's time ran out: the clock rolled 2 2 2 2 2 (2 rolls left)."
+    assert all(m.text.startswith("The clock, playing on for ben, ") for m in clock[1:])
+    assert clock[-1].text.endswith(f"scored {scored.payload['points']} in {label}.")
+    before = moments[moments.index(clock[0]) - 1]
+    assert (before.text, before.as_json()["by"], clock[0].as_json()["by"]) == (
+        "ana scored 50 in Yahtzee.", None, "clock",
+    )  # fmt: skip
+
+
+def test_a_score_the_clock_made_alone_says_whose_time_ran_out(fixed_dice, fake_clock) -> None:  # type: ignore[no-untyped-def]
+    table = Table("ana", "ben", turn_seconds=30)
+    fixed_dice.load(*ANA_FIRST)
+    table.start()
+    fixed_dice.load(2, 3, 5, 6, 2)
+    table.roll("ana")
+    fixed_dice.load(1, 1, 1)
+    table.roll("ana", [0, 1])
+    fixed_dice.load(4, 4, 4)
+    table.roll("ana", [0, 1])  # No roll left: the clock has only the box to choose.
+    fake_clock.until(table.game.deadline)
+    services.wake(table.code)
+
+    scored = GameEvent.objects.get(game__code=table.code, kind="scored")
+    label = rules.Category(scored.payload["category"]).label
+    end = reviewed(table.code).moments[-1]
+
+    assert (end.kind, end.by) == ("scored", "clock")
+    assert (
+        end.text == f"ana's time ran out: the clock scored {scored.payload['points']} in {label}."
+    )
+
+
+def test_an_abandoned_game_tells_who_played_for_whom_and_how_it_ended(fake_clock) -> None:  # type: ignore[no-untyped-def]
+    table = abandoned_with_stand_ins(fake_clock)
+
+    moments = reviewed(table.code).moments
+    by_kind = {m.kind: m for m in moments}
+    texts = [m.text for m in moments]
+
+    away = [m.text for m in moments if m.kind == "away"]
+    assert away[0] == (
+        "ben is away: the clock played ben's last turns, so a bot plays for ben until ben is back."
+    )
+    assert all(
+        m.text.startswith("A bot, playing for ben (away), ")
+        for m in moments
+        if m.by == "bot" and m.seat == 1
+    )
+    assert by_kind["back"].text == "ben is back: the bot stops playing for ben."
+    assert by_kind["handed"].text == (
+        "ana, the host, handed cy's seat to a bot for the rest of the game."
+    )
+    assert all(
+        m.text.startswith("The bot in cy's seat ") for m in moments if m.by == "bot" and m.seat == 2
+    )
+    assert "ana, the host, removed ben from the game; ben's score stands." in texts
+    assert by_kind["left"].by == "host"
+    end = moments[-1]
+    assert (end.kind, end.text, end.turn, end.seat) == (
+        "abandoned",
+        "The game was abandoned: nobody played for a long while.",
+        None,
+        None,
+    )
+    assert end.dice == moments[-2].dice  # The table as it was left.
+    assert [c.total for c in end.cards] == [c.total for c in table.state().cards]
+    assert not table.state().is_over
 
 
 def test_it_refuses_to_review_a_game_that_has_not_started() -> None:
