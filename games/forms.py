@@ -42,6 +42,6 @@ class NewGameForm(forms.Form):
         initial=clock.DEFAULT_TURN_SECONDS,
         required=False,
         widget=forms.Select(attrs={"aria-describedby": "turn-seconds-help"}),
-        help_text="When a turn’s time runs out the server plays it, so a player who walks "
+        help_text="When a turn's time runs out the server plays it, so a player who walks "
         "away cannot stall the table. A solo room has no clock: nobody waits.",
     )
