@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -27,7 +26,7 @@ from typing import Any, TypeVar
 
 from django.db import transaction
 
-from games import clock, codec, dice, events, outbox, presentation, rules, store
+from games import clock, codec, dice, events, names, outbox, presentation, rules, store
 from games.models import NAME_MAX_LENGTH, Game, GameEvent, Player
 from games.strategy import policies
 
@@ -392,8 +391,9 @@ def join_game(code: str, name: str, *, session_key: str = "", user_id: int | Non
             raise CommandError("game_started", "the game has started: you are watching it")
         if len(table.players) >= table.game.seats:
             raise CommandError("game_full", "every seat is taken: you are watching the game")
-        if any(p.name.casefold() == name.casefold() for p in table.players):
-            raise CommandError("name_taken", f"someone here is already called {name}")
+        if any(names.clash(p.name, name) for p in table.players):
+            looks_taken = f"someone here is already called {name}, or a name that looks the same"
+            raise CommandError("name_taken", looks_taken)
         return _seat(table, name, session_key, user_id)
 
 
@@ -608,9 +608,8 @@ def add_bot(
             raise CommandError("game_started", "bots take their seats before the game starts")
         if len(table.players) >= table.game.seats:
             raise CommandError("game_full", "every seat is taken")
-        taken = {p.name.casefold() for p in table.players}
         name, number = BOT_NAMES[bot], 1
-        while name.casefold() in taken:
+        while any(names.clash(p.name, name) for p in table.players):
             number += 1
             name = f"{BOT_NAMES[bot]} {number}"
         return _seat(table, name, "", bot=bot)
@@ -976,16 +975,19 @@ def table(code: str) -> Table:
 
 
 def clean_name(name: object) -> str:
-    """A display name with spaces tidied, or ``invalid_name`` if it is empty, long or odd."""
+    """A display name normalised (:func:`games.names.check`), or ``invalid_name``.
+
+    Refused: what is not text, empty, longer than ``NAME_MAX_LENGTH`` once
+    normalised, or not all visible (control or invisible characters, marks only).
+    """
     if not isinstance(name, str):
         raise CommandError("invalid_name", "a name is some text")
-    name = " ".join(name.split())
-    if not name:
-        raise CommandError("invalid_name", "choose a name")
+    try:
+        name = names.check(name)
+    except names.InvalidName as error:
+        raise CommandError("invalid_name", str(error)) from None
     if len(name) > NAME_MAX_LENGTH:
         raise CommandError("invalid_name", f"a name is {NAME_MAX_LENGTH} characters at most")
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise CommandError("invalid_name", "a name cannot hold control characters")
     return name
 
 
