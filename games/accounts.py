@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -27,7 +28,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
-from games import charts, history, services
+from games import charts, history, names, services
 from games.history import GameSummary, Seat
 from games.stats import PlayerStats, player_stats
 
@@ -37,11 +38,45 @@ NOTHING_YET = "\N{EN DASH}"
 
 
 class SignupForm(UserCreationForm):
-    """A username and a password, twice. Nothing else is asked."""
+    """A username and a password, twice. Nothing else is asked.
+
+    The username arrives in NFKC (Django's ``UsernameField``), so logging in with
+    another form of the same letters (fullwidth, say) finds the account. Refused:
+    a username with invisible characters, one of the site's own names
+    (:data:`games.names.RESERVED_USERNAMES`), and one that looks like an existing
+    account's (:func:`games.names.clash`), which could pass for that player.
+    """
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username",)
+
+    def clean_username(self) -> str | None:
+        username: str | None = super().clean_username()  # None: taken, ignoring case.
+        if not username:
+            return username
+        try:
+            names.check(username)
+        except names.InvalidName as error:
+            raise ValidationError(f"That username cannot be used: {error}.") from None
+        if names.is_reserved(username):
+            raise ValidationError("That username is reserved for the site.")
+        if _looks_like_an_account(username):
+            raise ValidationError(
+                "That username looks too much like another player's. Please choose another."
+            )
+        return username
+
+
+def _looks_like_an_account(username: str) -> bool:
+    """Whether ``username`` clashes with an existing account's name.
+
+    Every username is compared (skeletons are not stored): fine for the accounts
+    a site like this has; store the skeleton in a column if they grow to many
+    thousands.
+    """
+    existing = get_user_model().objects.values_list("username", flat=True)
+    return any(names.clash(username, other) for other in existing.iterator())
 
 
 # --------------------------------------------------------------------------

@@ -152,14 +152,16 @@ def skeleton(text: str) -> str:
 
 
 def clash_keys(name: str) -> frozenset[str]:
-    """The forms compared by :func:`clash`: the skeleton before and after folding case.
+    """The forms compared by :func:`clash`: the skeleton of each casing, folded.
 
-    Both are needed. Folding first makes "Ian" and "ian" clash (the skeleton
-    turns a capital I into an l); the skeleton first makes "Bob" with a Cyrillic
-    capital VE (U+0412) clash with "bob" (folded, its small ve looks like nothing Latin).
+    Every casing is needed, as a name is the same name in any case and the
+    skeleton depends on case: a capital I becomes an l, so "ALICE" (which is
+    "alice") looks like "ALlCE"; a Cyrillic capital VE looks like B, but its
+    small letter looks like nothing Latin.
     """
     name = normalise(name)
-    return frozenset({skeleton(name.casefold()), skeleton(name).casefold()})
+    casings = (name, name.lower(), name.upper(), name.casefold())
+    return frozenset(skeleton(casing).casefold() for casing in casings)
 
 
 def clash(first: str, second: str) -> bool:

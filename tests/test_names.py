@@ -83,6 +83,7 @@ def test_it_refuses_a_name_nobody_can_read(typed: str, message: str) -> None:
         ("Ann", "A\u200bnn"),  # An invisible character inside.
         ("Ian", "ian"),  # Capital I looks like l: folding case first still matches.
         ("Ian", "lan"),
+        ("alice", "ALlCE"),  # ALICE with a small L for the I.
         ("Bob", "\u0412ob"),  # CYRILLIC CAPITAL LETTER VE
         ("Sam", "Sarn"),
         ("Paypal", "\U0001d52d\U0001d4b6\u1eff\U0001d561\U0001d552\u2113"),
