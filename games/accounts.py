@@ -51,9 +51,9 @@ class SignupForm(UserCreationForm):
         model = get_user_model()
         fields = ("username",)
 
-    def clean_username(self) -> str | None:
-        username: str | None = super().clean_username()  # None: taken, ignoring case.
-        if not username:
+    def clean_username(self) -> str:
+        username = super().clean_username()
+        if not username:  # Django's own error (taken, ignoring case) is already on the field.
             return username
         try:
             names.check(username)
