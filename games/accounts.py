@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
@@ -28,7 +30,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
-from games import charts, history, names, services
+from games import charts, history, limits, names, services
 from games.history import GameSummary, Seat
 from games.stats import PlayerStats, player_stats
 
@@ -96,11 +98,20 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(next_url or reverse("profile", args=[request.user.get_username()]))
     form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        _log_in_keeping_seats(request, user)
-        return redirect(next_url or reverse("profile", args=[user.get_username()]))
-    return render(request, "registration/signup.html", {"form": form, "next": next_url or ""})
+    context = {"form": form, "next": next_url or ""}
+    if request.method == "POST":
+        address = limits.client_address(request)
+        wait = limits.hit("signup", address, settings.LIMIT_SIGNUPS_PER_ADDRESS)
+        if wait:  # Nothing checked, nothing created: the form again, with the name typed.
+            form = SignupForm(initial={"username": request.POST.get("username", "")})
+            refusal = _too_many("sign-up attempts", wait)
+            context = {**context, "form": form, "refusal": refusal}
+            return render(request, "registration/signup.html", context, status=429)
+        if form.is_valid():
+            user = form.save()
+            _log_in_keeping_seats(request, user)
+            return redirect(next_url or reverse("profile", args=[user.get_username()]))
+    return render(request, "registration/signup.html", context)
 
 
 class LoginView(auth_views.LoginView):
@@ -112,6 +123,22 @@ class LoginView(auth_views.LoginView):
     template_name = "registration/login.html"
     redirect_authenticated_user = True
 
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        # django-axes counts one account from one address; this, one address trying many.
+        address = limits.client_address(request)
+        wait = limits.waiting("login-failures", address, settings.LIMIT_LOGIN_FAILURES_PER_ADDRESS)
+        if wait:  # Refused before any password is checked.
+            form = AuthenticationForm(request, initial={"username": request.POST.get("username")})
+            refusal = _too_many("failed log-ins", wait)
+            context = self.get_context_data(form=form, refusal=refusal)
+            return self.render_to_response(context, status=429)
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
+        address = limits.client_address(self.request)
+        limits.hit("login-failures", address, settings.LIMIT_LOGIN_FAILURES_PER_ADDRESS)
+        return super().form_invalid(form)
+
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         old_session_key = self.request.session.session_key or ""
         response = super().form_valid(form)  # Logs in: the session key changes.
@@ -119,9 +146,27 @@ class LoginView(auth_views.LoginView):
         return response
 
 
+def locked_out(
+    request: HttpRequest, response: HttpResponse | None, credentials: dict[str, Any] | None
+) -> HttpResponse:
+    """django-axes' answer to a login it refuses (``AXES_LOCKOUT_CALLABLE``): a page that
+    says why and for how long, with status 429."""
+    context = {
+        "failure_limit": settings.AXES_FAILURE_LIMIT,
+        "username": (credentials or {}).get("username") or request.POST.get("username", ""),
+        "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
+    }
+    return render(request, "registration/locked_out.html", context, status=429)
+
+
+def _too_many(what: str, wait: int) -> str:
+    return f"Too many {what} from your network: try again in {limits.wait_text(wait)}."
+
+
 def _log_in_keeping_seats(request: HttpRequest, user: AbstractBaseUser) -> None:
     old_session_key = request.session.session_key or ""
-    login(request, user)
+    # Named, as there are two backends: django-axes' checks logins and has no users.
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     _claim_guest_seats(request, old_session_key, user)
 
 

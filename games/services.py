@@ -24,9 +24,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db import transaction
 
-from games import clock, codec, dice, events, names, outbox, presentation, rules, store
+from games import clock, codec, dice, events, limits, names, outbox, presentation, rules, store
 from games.models import NAME_MAX_LENGTH, Game, GameEvent, Player
 from games.strategy import policies
 
@@ -520,7 +521,13 @@ def score(
 
 
 def chat(code: str, player_id: int | None, text: object, *, as_seat: int | None = None) -> None:
-    """A seated player says something to the room."""
+    """A seated player says something to the room.
+
+    Within limits, whichever of the seat's sockets it comes from: so many lines in a
+    while (``chat_rate_limited``), a few once the game is over (``chat_closed``), and
+    none once the game's log is full (``log_full``), so chat cannot grow a game without
+    end. A refused line changes nothing in the game.
+    """
     if not isinstance(text, str) or not text.strip():
         raise CommandError("invalid_message", "chat needs some text")
     text = text.strip()
@@ -528,12 +535,35 @@ def chat(code: str, player_id: int | None, text: object, *, as_seat: int | None 
         raise CommandError(
             "chat_too_long", f"chat messages are {CHAT_MAX_LENGTH} characters at most"
         )
+    # _move may apply say() again to a fresh copy of the game: the line is counted once.
+    counted: list[CommandError | None] = []
 
     def say(table: Table) -> None:
         player = table.player(player_id, as_seat)
+        if table.game.version >= settings.LIMIT_LOG_EVENTS:
+            raise CommandError("log_full", "this game's record is full: chat is closed")
+        if not counted:
+            counted.append(_count_chat(player, table.game.status))
+        if counted[0] is not None:
+            raise counted[0]
         table.happened.append(events.Chat(player.seat, player.name, text))
 
     _move(code, say)
+
+
+def _count_chat(player: Player, status: str) -> CommandError | None:
+    """Count a line of ``player``'s chat against the limits; why it is refused, or ``None``."""
+    wait = limits.hit("chat", str(player.pk), settings.LIMIT_CHAT_PER_SEAT)
+    if wait:
+        return CommandError(
+            "chat_rate_limited", f"too many chat messages: wait {limits.wait_text(wait)}"
+        )
+    over = status in (Game.Status.FINISHED, Game.Status.ABANDONED)
+    allowance = settings.LIMIT_CHAT_AFTER_END
+    seconds = settings.LIMIT_CHAT_AFTER_END_SECONDS
+    if over and not limits.take("chat-after-end", str(player.pk), allowance, seconds=seconds):
+        return CommandError("chat_closed", "the game is over and its chat is closed")
+    return None
 
 
 def rematch(code: str, player_id: int | None, *, as_seat: int | None = None) -> Game:
