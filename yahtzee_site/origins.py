@@ -121,4 +121,3 @@ class SameOriginValidator:
         if origin is None or host is None or not is_allowed_host(host):
             return False
         return is_trusted(origin, scheme="https" if _is_secure(scope) else "http", host=host)
-
