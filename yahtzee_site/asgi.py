@@ -25,9 +25,7 @@ application = watch.KeepingWatch(
             "http": django_asgi_app,
             # A socket opened from a page on another site (another scheme, host or port)
             # is refused before it reaches a game.
-            "websocket": SameOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-            ),
+            "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
         }
     )
 )
