@@ -86,7 +86,7 @@ def page_weight(browser, url: str) -> tuple[int, dict[str, int]]:  # type: ignor
         ),
     )
     page.goto(url)
-    page.wait_for_function("window.yahtzeeRoom && window.yahtzeeRoom.state !== null")
+    page.wait_for_function("() => window.yahtzeeRoom && window.yahtzeeRoom.state !== null")
     page.wait_for_load_state("networkidle")
     context.close()
     return sum(sizes.values()), sizes
@@ -100,7 +100,7 @@ def opening_times(browser, url: str, loads: int) -> list[float]:  # type: ignore
         started = time.perf_counter()
         page.goto(url)
         page.wait_for_function(
-            "document.getElementById('room-status').textContent !== 'Connecting…'", polling=5
+            "() => document.getElementById('room-status').textContent !== 'Connecting…'", polling=5
         )
         times.append(time.perf_counter() - started)
         context.close()
@@ -112,7 +112,7 @@ def create_room(page, base: str, name: str) -> str:  # type: ignore[no-untyped-d
     page.fill("#id_name", name)
     page.select_option("#id_seats", "2")
     page.click("form.new-game button[type=submit]")
-    page.wait_for_function("window.yahtzeeRoom && window.yahtzeeRoom.state !== null")
+    page.wait_for_function("() => window.yahtzeeRoom && window.yahtzeeRoom.state !== null")
     return page.url
 
 
@@ -124,12 +124,12 @@ def play(browser, base: str, turns: int):  # type: ignore[no-untyped-def]
     ana, bob, watcher = (context.new_page() for context in contexts)
     url = create_room(ana, base, "Ana")
     bob.goto(url)
-    bob.wait_for_function("window.yahtzeeRoom && window.yahtzeeRoom.state !== null")
+    bob.wait_for_function("() => window.yahtzeeRoom && window.yahtzeeRoom.state !== null")
     bob.fill("#join-name", "Bob")
     bob.click("#join-form button")
     bob.wait_for_selector("#seats .badge--you")
     watcher.goto(url)
-    watcher.wait_for_function("window.yahtzeeRoom && window.yahtzeeRoom.state !== null")
+    watcher.wait_for_function("() => window.yahtzeeRoom && window.yahtzeeRoom.state !== null")
     ana.click("#start-button")
     pages = {0: ana, 1: bob}
     latencies: list[float] = []
@@ -154,7 +154,7 @@ def play(browser, base: str, turns: int):  # type: ignore[no-untyped-def]
             arrived = next(t for t, text in lines if phrase in text)
             latencies.append((arrived - clicked) / 1000)
 
-    ana.wait_for_function("window.yahtzeeRoom.state.turn !== null")
+    ana.wait_for_function("() => window.yahtzeeRoom.state.turn !== null")
     for _ in range(turns):
         seat = state(ana, "s.turn.seat")
         page = pages[seat]

@@ -5,6 +5,13 @@ its websocket. It does not use the browser's session, so it needs no CSRF
 token: a seat created here is held by the token it returns. A request body is
 read and checked by :func:`games.protocol.decode_create_game`, as the websocket's
 messages are by :func:`games.protocol.decode`.
+
+Other web sites must not make their visitors' browsers create rooms. A browser
+sends a cross-site ``POST`` without asking first only when its body is form data
+or ``text/plain``, and then always with an ``Origin`` header: so the API takes a
+body typed ``application/json`` alone, and refuses a request whose ``Origin`` is
+another site.
+Clients that are not browsers send no ``Origin`` and are served as before.
 """
 
 import msgspec
@@ -16,6 +23,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from games import clock, limits, protocol, rules, services
 from games.services import CommandError
+from yahtzee_site import origins
 
 MAX_BODY_BYTES = protocol.MAX_MESSAGE_BYTES
 
@@ -29,6 +37,14 @@ def _error(status: int, code: str, message: str) -> JsonResponse:
 def create_game(request: HttpRequest) -> JsonResponse:
     """``POST /api/games/`` with ``{"name", "preset", "seats", "turn_seconds"}``: a new
     room (201)."""
+    origin = request.headers.get("Origin")
+    if origin is not None and not origins.is_trusted(
+        origin, scheme=request.scheme or "http", host=request.get_host()
+    ):
+        return _error(403, "forbidden_origin", "rooms are created from this site's own pages")
+    # An empty body (every field left out) has nothing to type.
+    if request.body and request.content_type != "application/json":
+        return _error(415, "unsupported_media_type", "send the body as application/json")
     try:
         data = protocol.decode_create_game(request.body)
     except protocol.ProtocolError as error:

@@ -13,20 +13,19 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games import watch  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+from yahtzee_site.origins import SameOriginValidator  # noqa: E402
 
 # Every process keeps the turn clock's watch (games/watch.py), from its start.
 application = watch.KeepingWatch(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            # A socket opened from a page on another site is refused before it reaches a game.
-            "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-            ),
+            # A socket opened from a page on another site (another scheme, host or port)
+            # is refused before it reaches a game.
+            "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
         }
     )
 )

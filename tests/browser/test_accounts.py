@@ -27,7 +27,7 @@ def open_solo_room(page: Page, base: str, name: str) -> str:
     page.select_option("#id_seats", "1")
     page.click("form.new-game button[type=submit]")
     page.wait_for_url(re.compile(r"/g/[\w-]+/$"))
-    page.wait_for_function("window.yahtzeeRoom && window.yahtzeeRoom.state !== null")
+    page.wait_for_function("() => window.yahtzeeRoom && window.yahtzeeRoom.state !== null")
     return page.url.rstrip("/").rsplit("/", 1)[1]
 
 

@@ -62,7 +62,7 @@ def follow_the_coach(page: Page, code: str, checked: list[str], *, rolled: bool 
         expect(page.locator("#coach-best")).to_contain_text(best["label"])
         if best["kind"] == "score":
             page.click(f'button[data-focus="box-{best["category"]}"]')
-            page.wait_for_function(TURN_PASSED)
+            page.wait_for_function(f"() => {TURN_PASSED}")
             return
         held = set(page.evaluate("window.yahtzeeRoom.state.turn.held"))
         # Click each die whose hold must change, releasing before keeping: the page
@@ -112,7 +112,7 @@ def test_a_game_against_bots_with_the_coach_on(browser, live_server_url, screens
     checked: list[str] = []
     turns = 0
     while True:
-        ana.wait_for_function(f"{MY_TURN} || {OVER}", timeout=30_000)
+        ana.wait_for_function(f"() => {MY_TURN} || {OVER}", timeout=30_000)
         if ana.evaluate(OVER):
             break
         follow_the_coach(ana, code, checked)
@@ -125,14 +125,14 @@ def test_a_game_against_bots_with_the_coach_on(browser, live_server_url, screens
             ana.screenshot(path=screenshot_dir / "coach-desktop.png")
             phone.screenshot(path=screenshot_dir / "bots-watcher-phone.png", full_page=True)
             ana.reload()  # Take the turn up again from a fresh page.
-            ana.wait_for_function("window.yahtzeeRoom && window.yahtzeeRoom.state !== null")
+            ana.wait_for_function("() => window.yahtzeeRoom && window.yahtzeeRoom.state !== null")
             advice(ana)  # A reload asks again.
             follow_the_coach(ana, code, checked, rolled=True)
             turns += 1
 
     assert turns == 13
     # The watcher's phone followed the whole game live, the bots' moves too.
-    phone.wait_for_function(OVER)
+    phone.wait_for_function(f"() => {OVER}")
     totals = [int(t) for t in phone.locator(".scorecard__total").all_inner_texts()]
     _, _, state = off_the_loop(services.rules_state, code)
     assert totals == [card.total for card in state.cards]

@@ -187,7 +187,7 @@ def test_a_rematch_takes_every_open_browser_to_the_new_room(
     last = Player.objects.get(game__code=code, seat=Game.objects.get(code=code).state.current)  # type: ignore[union-attr]
     player_page = ana if last.name == "Ana" else bob
     for page in (ana, bob, watcher):
-        page.wait_for_function("window.yahtzeeRoom && window.yahtzeeRoom.state !== null")
+        page.wait_for_function("() => window.yahtzeeRoom && window.yahtzeeRoom.state !== null")
     expect(player_page.locator("#turn-heading")).to_have_text("Your turn")
     roll(player_page, "click")
     player_page.locator(f'#scorecard td[data-seat="{last.seat}"] button').first.click()
@@ -205,7 +205,7 @@ def test_a_rematch_takes_every_open_browser_to_the_new_room(
     new_code = Game.objects.get(rematch_of__code=code).code
     for page in (ana, bob, watcher):
         page.wait_for_url(f"{live_server_url}/g/{new_code}/")
-        page.wait_for_function("window.yahtzeeRoom && window.yahtzeeRoom.state !== null")
+        page.wait_for_function("() => window.yahtzeeRoom && window.yahtzeeRoom.state !== null")
         expect(page.locator("#seats .seat__name")).to_have_text(["Ana", "Bob"])
     # The players have their seats back, the host can start; the watcher watches on.
     expect(ana.locator("#seats .badge--you")).to_have_count(1)

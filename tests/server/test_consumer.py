@@ -25,6 +25,7 @@ from yahtzee_site.asgi import application
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
+HOST = (b"host", b"127.0.0.1")  # The site's own origin: a real server always sends a Host.
 TIMEOUT = 3
 
 
@@ -39,7 +40,7 @@ class Client:
 
     def __init__(self, code: str, session_key: str | None = None) -> None:
         self.session_key = session_key
-        headers = [ORIGIN]
+        headers = [ORIGIN, HOST]
         if session_key:
             headers.append((b"cookie", f"sessionid={session_key}".encode()))
         self.communicator = WebsocketCommunicator(
@@ -536,7 +537,7 @@ async def test_a_flood_of_messages_is_rate_limited(fixed_dice) -> None:  # type:
 
 @pytest.mark.parametrize("path", ["/ws/games/nosuchgame123/", "/ws/games/a.b/c/", "/ws/other/"])
 async def test_a_socket_to_no_room_is_closed_with_4404(path: str) -> None:
-    communicator = WebsocketCommunicator(application, path, headers=[ORIGIN])
+    communicator = WebsocketCommunicator(application, path, headers=[ORIGIN, HOST])
     connected, _ = await communicator.connect(timeout=TIMEOUT)
     assert connected  # Accepted, so that a real client gets the close code, not a bare 403.
     assert await communicator.receive_output(timeout=TIMEOUT) == {

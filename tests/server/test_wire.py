@@ -22,6 +22,7 @@ from tests.server.helpers import SOLO
 from yahtzee_site.asgi import application
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
+HOST = (b"host", b"127.0.0.1")  # The site's own origin: a real server always sends a Host.
 
 # -- what the server sends fits the declarations exactly ----------------------------------
 
@@ -321,7 +322,7 @@ def test_any_frame_gets_an_answer_and_changes_nothing(batch, fixed_dice, caplog)
         communicator = WebsocketCommunicator(
             application,
             f"/ws/games/{game.code}/",
-            headers=[ORIGIN, (b"cookie", f"sessionid={session.session_key}".encode())],
+            headers=[ORIGIN, HOST, (b"cookie", f"sessionid={session.session_key}".encode())],
         )
         connected, _ = await communicator.connect(timeout=5)
         assert connected
