@@ -20,7 +20,7 @@ from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games import coach, outbox, protocol, rules, services
+from games import coach, heartbeat, outbox, protocol, rules, services
 from games.models import room_group
 from games.services import CommandError
 
@@ -74,9 +74,10 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     code: str
     rate_limit: RateLimit
     player_id: int | None = None
+    #: The id of this connection's row (:mod:`games.heartbeat`), once it has arrived.
+    connection_id: int | None = None
     #: The version of the last event this connection was sent; older ones are not sent again.
     version = 0
-    arrived = False
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Hand a message to its handler, without Channels' database clean-up before each one.
@@ -99,7 +100,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         # Join the group before reading the snapshot, so no event falls between the two.
         await self.channel_layer.group_add(room_group(self.code), self.channel_name)
         try:
-            self.player_id = await outbox.run(
+            self.player_id, self.connection_id = await outbox.run(
                 services.arrive, self.code, session_key=session_key, user_id=user_id
             )
         except CommandError:
@@ -108,7 +109,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.accept()
             await self.close(code=CLOSE_NO_SUCH_GAME)
             return
-        self.arrived = True
+        self.beat()
         await self.accept()
         await self.send_snapshot()
 
@@ -123,10 +124,25 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         user_id = user.pk if user is not None and user.is_authenticated else None
         return session_key, user_id
 
+    def beat(self) -> None:
+        """Keep this connection's row alive, acting for its seat, in this process's heartbeat."""
+        assert self.connection_id is not None
+        heartbeat.sockets[self.connection_id] = heartbeat.Socket(
+            self.connection_id, self.code, self.player_id
+        )
+
+    async def take_seat(self, player_id: int | None) -> None:
+        """This connection acts for the seat ``player_id`` now (``None``: it watches)."""
+        assert self.connection_id is not None
+        await outbox.run(services.move_connection, self.code, self.connection_id, player_id)
+        self.player_id = player_id
+        self.beat()
+
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(room_group(self.code), self.channel_name)
-        if self.arrived:
-            await outbox.run(services.disconnect, self.code, self.player_id)
+        if self.connection_id is not None:
+            heartbeat.sockets.pop(self.connection_id, None)
+            await outbox.run(services.disconnect, self.code, self.connection_id)
 
     # -- from the client ----------------------------------------------------
 
@@ -156,22 +172,22 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             session_key=session_key,
             user_id=user_id,
         )
-        await outbox.run(services.move_connection, self.code, None, player.pk)
-        self.player_id = player.pk
+        await self.take_seat(player.pk)
         await self.send_json(
             {"type": "joined", "seat": player.seat, "token": player.token, "id": message.id}
         )
 
     async def do_resume(self, message: protocol.Resume) -> None:
+        assert self.connection_id is not None
         self.player_id = await outbox.run(
-            services.resume, self.code, message.token, current_player_id=self.player_id
+            services.resume, self.code, message.token, connection_id=self.connection_id
         )
+        self.beat()
         await self.send_snapshot()
 
     async def do_leave(self, message: protocol.Leave) -> None:
         await self.call(services.leave_game, message)
-        await outbox.run(services.move_connection, self.code, self.player_id, None)
-        self.player_id = None
+        await self.take_seat(None)
 
     async def do_start(self, message: protocol.Start) -> None:
         await self.call(services.start_game, message, version=message.version)

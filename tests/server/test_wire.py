@@ -204,6 +204,7 @@ VALID: dict[str, Any] = {
     "seat": lambda v: v is None or is_int(v),
     "version": is_int,
     "bot": is_int,
+    "player": is_int,
     "hold": lambda v: isinstance(v, list) and all(is_int(x) for x in v),
     "name": lambda v: isinstance(v, str),
     "token": lambda v: isinstance(v, str),
