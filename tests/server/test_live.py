@@ -562,13 +562,62 @@ def test_the_clock_plays_a_turn_after_the_players_process_is_killed(
     """The process holding every player's socket is killed (SIGKILL) as the game starts; the
     other process's watch plays the expired turns, each exactly once."""
 
-    def kill_first() -> None:
-        process = two_server_processes[0]
+    kill = killer(two_server_processes[0])
+    asyncio.run(asyncio.wait_for(clock_across(*two_servers, kill), GAME_TIMEOUT))
+
+
+#: How soon every room forgets the sockets of a killed process (docs: within 30 s).
+PRESENCE_HEALS_WITHIN = 30
+
+
+async def presence_across(first_url: str, second_url: str, kill_first: Callable[[], None]) -> None:
+    """Bob and a watcher are on the first server, Ann and another watcher on the second;
+    the first is killed. Within 30 s the room says Bob is gone and one watcher fewer."""
+    players, watcher, watched = await seat_two_players(second_url, first_url, second_url)
+    ann, bob = players[0], players[1]
+    extra, _ = await Client.connect("Extra watcher", first_url, watched["game"]["code"])
+    seats = [{"seat": 0, "connected": True}, {"seat": 1, "connected": True}]
+    try:
+        await watcher.next(lambda m: m == {"type": "presence", "players": seats, "watchers": 2})
+        kill_first()
+        killed = time.monotonic()
+        gone = {"type": "presence", "players": [seats[0], {**seats[1], "connected": False}]}
+        await watcher.next(lambda m: m == {**gone, "watchers": 1}, timeout=PRESENCE_HEALS_WITHIN)
+        assert time.monotonic() - killed <= PRESENCE_HEALS_WITHIN
+        await ann.send(type="snapshot")
+        snapshot = await ann.reply("snapshot")
+        assert [p["connected"] for p in snapshot["players"]] == [True, False]
+        assert snapshot["watchers"] == 1
+    finally:
+        for client in (ann, watcher):
+            await client.close()
+        for client in (bob, extra):
+            client.reader.cancel()
+
+
+def killer(process: DaphneProcess) -> Callable[[], None]:
+    """What kills ``process`` at once, as ``kill -9`` does, and waits for it to be gone."""
+
+    def kill() -> None:
         assert process.pid is not None
         os.kill(process.pid, signal.SIGKILL)
         process.join(timeout=5)
 
-    asyncio.run(asyncio.wait_for(clock_across(*two_servers, kill_first), GAME_TIMEOUT))
+    return kill
+
+
+@pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"),
+    reason="needs REDIS_URL: two server processes share events only through Redis",
+)
+@pytest.mark.django_db(transaction=True)
+def test_a_killed_processs_sockets_vanish_from_presence(
+    two_servers: tuple[str, str], two_server_processes: list[DaphneProcess]
+) -> None:
+    """kill -9 of the process holding Bob's socket and a watcher's: within 30 s the room
+    shows Bob gone and one watcher fewer, with nobody closing anything."""
+    kill = killer(two_server_processes[0])
+    asyncio.run(asyncio.wait_for(presence_across(*two_servers, kill), GAME_TIMEOUT))
 
 
 def turn_after(event: Message) -> int | None:
