@@ -20,7 +20,7 @@ from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games import coach, heartbeat, outbox, protocol, rules, services
+from games import coach, heartbeat, outbox, protocol, rules, services, shutdown
 from games.models import room_group
 from games.services import CommandError
 
@@ -96,6 +96,10 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.rate_limit = RateLimit()
+        if shutdown.stopping.is_set():  # This process is stopping: come back, to another.
+            await self.accept()
+            await self.close(code=shutdown.SERVICE_RESTART)
+            return
         session_key, user_id = self.identity()
         # Join the group before reading the snapshot, so no event falls between the two.
         await self.channel_layer.group_add(room_group(self.code), self.channel_name)
@@ -110,6 +114,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.close(code=CLOSE_NO_SUCH_GAME)
             return
         self.beat()
+        shutdown.sockets.add(self)
         await self.accept()
         await self.send_snapshot()
 
@@ -140,6 +145,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(room_group(self.code), self.channel_name)
+        shutdown.sockets.discard(self)
         if self.connection_id is not None:
             heartbeat.sockets.pop(self.connection_id, None)
             await outbox.run(services.disconnect, self.code, self.connection_id)

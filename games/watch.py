@@ -26,7 +26,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
-from games import clock, heartbeat, outbox, rules, services
+from games import clock, heartbeat, outbox, rules, services, shutdown
 from games.models import Game
 from games.strategy.engine import load
 
@@ -130,9 +130,14 @@ def start_when_serving() -> None:
     application also makes sure of it on every connection (:class:`KeepingWatch`).
     """
     reactor = sys.modules.get("twisted.internet.reactor")
-    if reactor is not None and settings.YAHTZEE_CLOCK_WATCH:
+    if reactor is not None:
         # Once the event loop itself runs: the reactor starts up just before it does.
-        reactor.callWhenRunning(reactor.callLater, 0, ensure_watching)
+        reactor.callWhenRunning(reactor.callLater, 0, _serving)
+
+
+def _serving() -> None:
+    ensure_watching()
+    shutdown.install()  # And SIGTERM stops the process cleanly.
 
 
 class KeepingWatch:

@@ -16,7 +16,7 @@ from channels.testing import WebsocketCommunicator
 from channels_redis.core import RedisChannelLayer
 from django.contrib.sessions.backends.db import SessionStore
 
-from games import bots, rules, services
+from games import bots, rules, services, shutdown
 from games.models import Game
 from games.strategy.engine import load
 from tests.server.helpers import SOLO, fingerprint
@@ -543,6 +543,21 @@ async def test_a_socket_to_no_room_is_closed_with_4404(path: str) -> None:
         "type": "websocket.close",
         "code": 4404,
     }
+
+
+async def test_a_process_that_is_stopping_sends_a_new_socket_elsewhere_with_1012() -> None:
+    code = await new_game()
+    shutdown.stopping.set()
+    try:
+        communicator = WebsocketCommunicator(application, f"/ws/games/{code}/", headers=[ORIGIN])
+        connected, _ = await communicator.connect(timeout=TIMEOUT)
+        assert connected
+        assert await communicator.receive_output(timeout=TIMEOUT) == {
+            "type": "websocket.close",
+            "code": 1012,
+        }
+    finally:
+        shutdown.stopping.clear()
 
 
 async def test_a_socket_from_another_origin_is_refused() -> None:

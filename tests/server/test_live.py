@@ -445,6 +445,40 @@ def settings(settings):  # type: ignore[no-untyped-def]
     return settings
 
 
+async def stop_with_sockets_open(server: DaphneProcess, base_url: str) -> None:
+    """Three sockets in a room; SIGTERM: each is told 1012, and the process is gone in 5 s."""
+    players, watcher, _ = await seat_two_players(base_url, base_url, base_url)
+    clients = [*players.values(), watcher]
+    assert server.pid is not None
+    os.kill(server.pid, signal.SIGTERM)
+    signalled = time.monotonic()
+    codes = []
+    for client in clients:
+        await asyncio.wait_for(client.reader, TIMEOUT)  # It reads until the socket closes.
+        codes.append(client.ws.close_code)
+    assert codes == [1012, 1012, 1012]
+    await asyncio.to_thread(server.join, 5)
+    assert not server.is_alive()
+    assert time.monotonic() - signalled <= 5
+    assert server.exitcode == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sigterm_tells_every_socket_to_come_back_and_the_process_leaves_in_5_s(settings) -> None:  # type: ignore[no-untyped-def]
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "localhost", "127.0.0.1"]
+    close_connections_before_fork()
+    server = DaphneProcess("127.0.0.1", make_application)
+    server.start()
+    try:
+        assert server.ready.wait(timeout=20), "Daphne did not start"
+        url = f"http://127.0.0.1:{server.port.value}"
+        asyncio.run(asyncio.wait_for(stop_with_sockets_open(server, url), GAME_TIMEOUT))
+    finally:
+        if server.is_alive():
+            server.terminate()
+        server.join(timeout=10)
+
+
 @pytest.fixture
 def two_server_processes(transactional_db: None, settings) -> Iterator[list[DaphneProcess]]:  # type: ignore[no-untyped-def]
     """Two Daphne processes on two ports, sharing the test database and the Redis layer."""
