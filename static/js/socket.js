@@ -13,6 +13,9 @@ const NO_SUCH_ROOM = 4404;
 // "Service restart": the server process is stopping and asks to be called again at once
 // (behind the proxy, another process answers). A short random wait spreads the room out.
 const SERVICE_RESTART = 1012;
+// "Try again later": the server could not serve the room just now (its database or Redis
+// is away for a moment); the same quick call back, then the usual backoff.
+const TRY_AGAIN_LATER = 1013;
 const RESTART_SPREAD_MS = 250;
 
 export class RoomSocket {
@@ -62,7 +65,8 @@ export class RoomSocket {
         return;
       }
       if (event.code === SERVICE_RESTART) this.attempts = 0;
-      this.schedule(event.code === SERVICE_RESTART ? RESTART_SPREAD_MS * Math.random() : null);
+      const soon = event.code === SERVICE_RESTART || (event.code === TRY_AGAIN_LATER && this.attempts === 0);
+      this.schedule(soon ? RESTART_SPREAD_MS * Math.random() : null);
     });
   }
 
