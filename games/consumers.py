@@ -123,11 +123,25 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await await_many_dispatch([receive, self.room_receive], self.dispatch)
 
     async def room_receive(self) -> dict[str, Any]:
-        """The next message for this socket from the channel layer, however long Redis is away."""
-        message: dict[str, Any] = await self._until_it_answers(
-            self.channel_layer.receive, self.channel_name
-        )
-        return message
+        """The next message for this socket from the channel layer, however long Redis is away.
+
+        Once Redis is back, the socket joins its room's group again (a Redis restarted
+        without its data has forgotten it) and is sent a fresh snapshot, for what it
+        missed meanwhile.
+        """
+        while True:
+            try:
+                message: dict[str, Any] = await self.channel_layer.receive(self.channel_name)
+                return message
+            except (RedisError, OSError) as error:
+                logger.warning("the channel layer failed (%s); joining the room again", error)
+            await asyncio.sleep(LAYER_RETRY_SECONDS)
+            if self.connection_id is not None:  # It had joined the room: join it again.
+                await self._until_it_answers(
+                    self.channel_layer.group_add, room_group(self.code), self.channel_name
+                )
+                with contextlib.suppress(*UNAVAILABLE):  # The client asks again if need be.
+                    await self.send_snapshot()
 
     @staticmethod
     async def _until_it_answers(call: Callable[..., Awaitable[Any]], *args: Any) -> Any:
