@@ -13,7 +13,8 @@ What it does
 Unless given ``--url``, it starts the server for each N and mode itself, the
 way it is deployed: ``manage.py migrate``, then ``--processes`` ``daphne``
 processes with ``DEBUG=false``, a generated ``SECRET_KEY``,
-``SECURE_SSL_REDIRECT=false`` (plain http on the loopback) and
+``SECURE_SSL_REDIRECT=false`` (plain http on the loopback),
+``YAHTZEE_RATE_LIMITS=false`` (every room comes from one address) and
 ``LOG_LEVEL=WARNING``, on a fresh SQLite file in a temporary directory (or
 ``--database-url``) and the in-memory channel layer (or channels-redis on
 ``--redis-url``, which several processes need; each room's sockets are then
@@ -776,6 +777,8 @@ class Server:
             "SECURE_SSL_REDIRECT": "false",  # Plain http on the loopback.
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "LOG_LEVEL": log_level,
+            # Hundreds of rooms from one address: over the limit on opening rooms.
+            "YAHTZEE_RATE_LIMITS": "false",
         }
         if redis_url:
             self.env["REDIS_URL"] = redis_url

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -27,7 +30,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
-from games import charts, history, services
+from games import charts, history, limits, names, services
 from games.history import GameSummary, Seat
 from games.stats import PlayerStats, player_stats
 
@@ -37,11 +40,45 @@ NOTHING_YET = "\N{EN DASH}"
 
 
 class SignupForm(UserCreationForm):
-    """A username and a password, twice. Nothing else is asked."""
+    """A username and a password, twice. Nothing else is asked.
+
+    The username arrives in NFKC (Django's ``UsernameField``), so logging in with
+    another form of the same letters (fullwidth, say) finds the account. Refused:
+    a username with invisible characters, one of the site's own names
+    (:data:`games.names.RESERVED_USERNAMES`), and one that looks like an existing
+    account's (:func:`games.names.clash`), which could pass for that player.
+    """
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username",)
+
+    def clean_username(self) -> str:
+        username = super().clean_username()
+        if not username:  # Django's own error (taken, ignoring case) is already on the field.
+            return username
+        try:
+            names.check(username)
+        except names.InvalidName as error:
+            raise ValidationError(f"That username cannot be used: {error}.") from None
+        if names.is_reserved(username):
+            raise ValidationError("That username is reserved for the site.")
+        if _looks_like_an_account(username):
+            raise ValidationError(
+                "That username looks too much like another player's. Please choose another."
+            )
+        return username
+
+
+def _looks_like_an_account(username: str) -> bool:
+    """Whether ``username`` clashes with an existing account's name.
+
+    Every username is compared (skeletons are not stored): fine for the accounts
+    a site like this has; store the skeleton in a column if they grow to many
+    thousands.
+    """
+    existing = get_user_model().objects.values_list("username", flat=True)
+    return any(names.clash(username, other) for other in existing.iterator())
 
 
 # --------------------------------------------------------------------------
@@ -61,11 +98,20 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(next_url or reverse("profile", args=[request.user.get_username()]))
     form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        _log_in_keeping_seats(request, user)
-        return redirect(next_url or reverse("profile", args=[user.get_username()]))
-    return render(request, "registration/signup.html", {"form": form, "next": next_url or ""})
+    context = {"form": form, "next": next_url or ""}
+    if request.method == "POST":
+        address = limits.client_address(request)
+        wait = limits.hit("signup", address, settings.LIMIT_SIGNUPS_PER_ADDRESS)
+        if wait:  # Nothing checked, nothing created: the form again, with the name typed.
+            form = SignupForm(initial={"username": request.POST.get("username", "")})
+            refusal = _too_many("sign-up attempts", wait)
+            context = {**context, "form": form, "refusal": refusal}
+            return render(request, "registration/signup.html", context, status=429)
+        if form.is_valid():
+            user = form.save()
+            _log_in_keeping_seats(request, user)
+            return redirect(next_url or reverse("profile", args=[user.get_username()]))
+    return render(request, "registration/signup.html", context)
 
 
 class LoginView(auth_views.LoginView):
@@ -77,6 +123,22 @@ class LoginView(auth_views.LoginView):
     template_name = "registration/login.html"
     redirect_authenticated_user = True
 
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        # django-axes counts one account from one address; this, one address trying many.
+        address = limits.client_address(request)
+        wait = limits.waiting("login-failures", address, settings.LIMIT_LOGIN_FAILURES_PER_ADDRESS)
+        if wait:  # Refused before any password is checked.
+            form = AuthenticationForm(request, initial={"username": request.POST.get("username")})
+            refusal = _too_many("failed log-ins", wait)
+            context = self.get_context_data(form=form, refusal=refusal)
+            return self.render_to_response(context, status=429)
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
+        address = limits.client_address(self.request)
+        limits.hit("login-failures", address, settings.LIMIT_LOGIN_FAILURES_PER_ADDRESS)
+        return super().form_invalid(form)
+
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         old_session_key = self.request.session.session_key or ""
         response = super().form_valid(form)  # Logs in: the session key changes.
@@ -84,9 +146,27 @@ class LoginView(auth_views.LoginView):
         return response
 
 
+def locked_out(
+    request: HttpRequest, response: HttpResponse | None, credentials: dict[str, Any] | None
+) -> HttpResponse:
+    """django-axes' answer to a login it refuses (``AXES_LOCKOUT_CALLABLE``): a page that
+    says why and for how long, with status 429."""
+    context = {
+        "failure_limit": settings.AXES_FAILURE_LIMIT,
+        "username": (credentials or {}).get("username") or request.POST.get("username", ""),
+        "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
+    }
+    return render(request, "registration/locked_out.html", context, status=429)
+
+
+def _too_many(what: str, wait: int) -> str:
+    return f"Too many {what} from your network: try again in {limits.wait_text(wait)}."
+
+
 def _log_in_keeping_seats(request: HttpRequest, user: AbstractBaseUser) -> None:
     old_session_key = request.session.session_key or ""
-    login(request, user)
+    # Named, as there are two backends: django-axes' checks logins and has no users.
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     _claim_guest_seats(request, old_session_key, user)
 
 

@@ -14,7 +14,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-from games import clock, protocol, rules, services
+from games import clock, limits, protocol, rules, services
 from games.services import CommandError
 
 MAX_BODY_BYTES = protocol.MAX_MESSAGE_BYTES
@@ -33,6 +33,12 @@ def create_game(request: HttpRequest) -> JsonResponse:
         data = protocol.decode_create_game(request.body)
     except protocol.ProtocolError as error:
         return _error(413 if error.code == "too_large" else 400, error.code, str(error))
+    # A script has no session: its address is what is counted.
+    wait = limits.opening_a_room(limits.client_address(request))
+    if wait:
+        refused = _error(429, "rate_limited", limits.rooms_refusal(wait))
+        refused["Retry-After"] = str(wait)
+        return refused
     try:
         game, player = services.create_game(
             preset=data.preset,

@@ -19,15 +19,27 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db import transaction
 
-from games import clock, codec, dice, events, heartbeat, outbox, presentation, rules, store
+from games import (
+    clock,
+    codec,
+    dice,
+    events,
+    heartbeat,
+    limits,
+    names,
+    outbox,
+    presentation,
+    rules,
+    store,
+)
 from games.models import NAME_MAX_LENGTH, Connection, Game, GameEvent, Player
 from games.strategy import policies
 
@@ -392,8 +404,9 @@ def join_game(code: str, name: str, *, session_key: str = "", user_id: int | Non
             raise CommandError("game_started", "the game has started: you are watching it")
         if len(table.players) >= table.game.seats:
             raise CommandError("game_full", "every seat is taken: you are watching the game")
-        if any(p.name.casefold() == name.casefold() for p in table.players):
-            raise CommandError("name_taken", f"someone here is already called {name}")
+        if any(names.clash(p.name, name) for p in table.players):
+            looks_taken = f"someone here is already called {name}, or a name that looks the same"
+            raise CommandError("name_taken", looks_taken)
         return _seat(table, name, session_key, user_id)
 
 
@@ -520,7 +533,13 @@ def score(
 
 
 def chat(code: str, player_id: int | None, text: object, *, as_seat: int | None = None) -> None:
-    """A seated player says something to the room."""
+    """A seated player says something to the room.
+
+    Within limits, whichever of the seat's sockets it comes from: so many lines in a
+    while (``chat_rate_limited``), a few once the game is over (``chat_closed``), and
+    none once the game's log is full (``log_full``), so chat cannot grow a game without
+    end. A refused line changes nothing in the game.
+    """
     if not isinstance(text, str) or not text.strip():
         raise CommandError("invalid_message", "chat needs some text")
     text = text.strip()
@@ -528,12 +547,35 @@ def chat(code: str, player_id: int | None, text: object, *, as_seat: int | None 
         raise CommandError(
             "chat_too_long", f"chat messages are {CHAT_MAX_LENGTH} characters at most"
         )
+    # _move may apply say() again to a fresh copy of the game: the line is counted once.
+    counted: list[CommandError | None] = []
 
     def say(table: Table) -> None:
         player = table.player(player_id, as_seat)
+        if table.game.version >= settings.LIMIT_LOG_EVENTS:
+            raise CommandError("log_full", "this game's record is full: chat is closed")
+        if not counted:
+            counted.append(_count_chat(player, table.game.status))
+        if counted[0] is not None:
+            raise counted[0]
         table.happened.append(events.Chat(player.seat, player.name, text))
 
     _move(code, say)
+
+
+def _count_chat(player: Player, status: str) -> CommandError | None:
+    """Count a line of ``player``'s chat against the limits; why it is refused, or ``None``."""
+    wait = limits.hit("chat", str(player.pk), settings.LIMIT_CHAT_PER_SEAT)
+    if wait:
+        return CommandError(
+            "chat_rate_limited", f"too many chat messages: wait {limits.wait_text(wait)}"
+        )
+    over = status in (Game.Status.FINISHED, Game.Status.ABANDONED)
+    allowance = settings.LIMIT_CHAT_AFTER_END
+    seconds = settings.LIMIT_CHAT_AFTER_END_SECONDS
+    if over and not limits.take("chat-after-end", str(player.pk), allowance, seconds=seconds):
+        return CommandError("chat_closed", "the game is over and its chat is closed")
+    return None
 
 
 def rematch(code: str, player_id: int | None, *, as_seat: int | None = None) -> Game:
@@ -608,9 +650,8 @@ def add_bot(
             raise CommandError("game_started", "bots take their seats before the game starts")
         if len(table.players) >= table.game.seats:
             raise CommandError("game_full", "every seat is taken")
-        taken = {p.name.casefold() for p in table.players}
         name, number = BOT_NAMES[bot], 1
-        while name.casefold() in taken:
+        while any(names.clash(p.name, name) for p in table.players):
             number += 1
             name = f"{BOT_NAMES[bot]} {number}"
         return _seat(table, name, "", bot=bot)
@@ -995,16 +1036,19 @@ def table(code: str) -> Table:
 
 
 def clean_name(name: object) -> str:
-    """A display name with spaces tidied, or ``invalid_name`` if it is empty, long or odd."""
+    """A display name normalised (:func:`games.names.check`), or ``invalid_name``.
+
+    Refused: what is not text, empty, longer than ``NAME_MAX_LENGTH`` once
+    normalised, or not all visible (control or invisible characters, marks only).
+    """
     if not isinstance(name, str):
         raise CommandError("invalid_name", "a name is some text")
-    name = " ".join(name.split())
-    if not name:
-        raise CommandError("invalid_name", "choose a name")
+    try:
+        name = names.check(name)
+    except names.InvalidName as error:
+        raise CommandError("invalid_name", str(error)) from None
     if len(name) > NAME_MAX_LENGTH:
         raise CommandError("invalid_name", f"a name is {NAME_MAX_LENGTH} characters at most")
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise CommandError("invalid_name", "a name cannot hold control characters")
     return name
 
 

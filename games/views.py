@@ -18,7 +18,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games import analysis, charts, history, presentation, rules, services
+from games import analysis, charts, history, limits, presentation, rules, services
 from games.forms import NewGameForm
 from games.models import NAME_MAX_LENGTH, Game, Player
 from games.qr import qr_svg
@@ -42,20 +42,26 @@ def home(request: HttpRequest) -> HttpResponse:
     """
     initial = {"name": request.user.username} if request.user.is_authenticated else {}
     form = NewGameForm(request.POST or None, initial=initial)
+    status = 200
     if request.method == "POST" and form.is_valid():
-        try:
-            game, _ = services.create_game(
-                preset=form.cleaned_data["preset"],
-                seats=form.cleaned_data["seats"],
-                turn_seconds=form.cleaned_data["turn_seconds"],
-                host_name=form.cleaned_data["name"],
-                session_key=_session_key(request),
-                user_id=request.user.pk if request.user.is_authenticated else None,
-            )
-        except services.CommandError as error:
-            form.add_error("name", str(error))
+        wait = limits.opening_a_room(limits.client_address(request), _session_key(request))
+        if wait:
+            form.add_error(None, limits.rooms_refusal(wait))
+            status = 429
         else:
-            return redirect("room", code=game.code)
+            try:
+                game, _ = services.create_game(
+                    preset=form.cleaned_data["preset"],
+                    seats=form.cleaned_data["seats"],
+                    turn_seconds=form.cleaned_data["turn_seconds"],
+                    host_name=form.cleaned_data["name"],
+                    session_key=_session_key(request),
+                    user_id=request.user.pk if request.user.is_authenticated else None,
+                )
+            except services.CommandError as error:
+                form.add_error("name", str(error))
+            else:
+                return redirect("room", code=game.code)
 
     def boxes(section: tuple[rules.Category, ...]) -> list[dict[str, str]]:
         return [{"label": c.label, "how": BOX_HOW_TO[c]} for c in section]
@@ -90,6 +96,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "sections": sections,
             "presets": rules.PRESETS.values(),
         },
+        status=status,
     )
 
 

@@ -173,6 +173,22 @@ def fresh_channel_layer() -> Iterator[None]:
     channel_layers.backends = {}
 
 
+@pytest.fixture(autouse=True)
+def fresh_limits() -> Iterator[None]:
+    """Each test counts toward the limits (games/limits.py) from nothing.
+
+    The whole suite comes from one address and one process: without this, the rooms
+    it opens would add up to the limit on opening rooms.
+    """
+    from django.core.cache import caches
+
+    from games import limits
+
+    caches[limits.CACHE].clear()
+    yield
+    caches[limits.CACHE].clear()
+
+
 @pytest.fixture(scope="session")
 def browser():  # type: ignore[no-untyped-def]
     """One headless Chromium for the session, driven by Playwright."""

@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
         "games.charts",
         "games.analysis",
         "games.protocol",
+        "games.names",
     ],
 )
 def test_pure_modules_import_without_django(module: str) -> None:

@@ -5,6 +5,7 @@ layer in one process. Set ``DATABASE_URL`` and ``REDIS_URL`` to run several
 processes on PostgreSQL and Redis. Every variable is listed in the README.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -35,6 +36,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "axes",
     "games",
 ]
 
@@ -47,6 +49,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "yahtzee_site.urls"
@@ -178,6 +182,84 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 
+# Limits ---------------------------------------------------------------------
+
+# The counters of games/limits.py. With Redis, on the channel layer's Redis under a
+# prefix of their own (the layer's keys start with "asgi"), so every process counts
+# together; without, in this process's memory. Kept apart from the default cache, which
+# holds large values (the analyses) that must not share Redis with counters.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "limits": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "yahtzee-limits",
+            "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
+        }
+        if REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "limits",
+            # The default (300 keys) would drop live counters under a flood of new ones.
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        }
+    ),
+}
+
+#: Whether the rate limits below count at all. Off only for load benchmarks, which open
+#: hundreds of rooms from one address; the log's cap and the chat allowance after a game
+#: stay on.
+YAHTZEE_RATE_LIMITS = env_bool("YAHTZEE_RATE_LIMITS", default=True)
+#: Behind a proxy, the request header that carries the client's address (X-Real-IP):
+#: without it every request would count as the proxy's.
+CLIENT_ADDRESS_HEADER = env_str("CLIENT_ADDRESS_HEADER", default="")
+
+# Each limit is a list of (count, seconds): so many in every window of so many seconds.
+# Opening a room: a person opens one per game (a game takes 10 minutes or more), and
+# perhaps a few in a row while choosing rules, so 10 a minute and 60 an hour from one
+# browser are far above anyone's need. An address may be a school or an office behind
+# one router: three times as much. (3,000 rooms in 35 s were accepted before.)
+LIMIT_ROOMS_PER_SESSION = [(10, 60), (60, 60 * 60)]
+LIMIT_ROOMS_PER_ADDRESS = [(30, 60), (200, 60 * 60)]
+# Chat, per seat across all its sockets: a quick "gg" "nice" "again?" is three lines in
+# a few seconds; nobody types 8 lines in 10 s or 40 in a minute. (20 sockets of one seat
+# sent 170 a second before.)
+LIMIT_CHAT_PER_SEAT = [(8, 10), (40, 60)]
+# After the game is over (finished or abandoned), each seat may say this much more, for
+# a day: "good game", a word on the result, then the room is closed to chat.
+LIMIT_CHAT_AFTER_END = 20
+LIMIT_CHAT_AFTER_END_SECONDS = 24 * 60 * 60
+# Events in one game's log beyond which chat is refused (play never is). A six-seat game
+# of bots that show their held dice, with two lines of chat a round, logs about 490
+# (tests/server/test_limits.py); six people holding dice one click at a time, about
+# 1,100 at most. Ten times the first leaves chat room in a long game and keeps an
+# export near 1 MB (a flood grew one to 20.8 MB).
+LIMIT_LOG_EVENTS = 5_000
+# Signing up, per address: a person who meets a taken name or a weak password tries
+# perhaps five times; 20 an hour leaves a family or a class room to spare.
+LIMIT_SIGNUPS_PER_ADDRESS = [(20, 60 * 60)]
+# Failed logins per address, whatever the account (one address trying many accounts):
+# django-axes below counts one account from one address.
+LIMIT_LOGIN_FAILURES_PER_ADDRESS = [(30, 60 * 60)]
+
+# Logins (django-axes): 5 wrong passwords for one account from one address lock that
+# pair for 15 minutes, and each try meanwhile starts the wait again. A person who forgot
+# a password tries a handful; a guesser gets 5 guesses a quarter of an hour instead of
+# 190 a minute. The pair, not the account alone, so nobody can lock another person out.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "games.accounts.locked_out"
+AXES_CLIENT_IP_CALLABLE = "games.limits.client_address"
+AXES_DISABLE_ACCESS_LOG = True  # Failures are what it needs; not a row per login.
+
+
 # Internationalisation -------------------------------------------------------
 
 LANGUAGE_CODE = "en"
@@ -249,4 +331,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", default="INFO")},
+    # django-axes says every login at INFO; its lockouts are warnings.
+    "loggers": {"axes": {"level": "WARNING"}},
 }

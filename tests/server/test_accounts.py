@@ -155,6 +155,56 @@ def test_it_refuses_a_username_taken_in_another_case(client: Client, alice: Abst
     assert User.objects.count() == 1
 
 
+@pytest.mark.parametrize(
+    "username",
+    ["admin", "Administrator", "ROOT", "support", "moderator", "Yahtzee", "system", "Optimal_bot",
+     "\u0430dmin"],  # CYRILLIC SMALL LETTER A
+)  # fmt: skip
+def test_it_refuses_a_reserved_username(client: Client, username: str) -> None:
+    response = sign_up(client, username)
+
+    assert response.status_code == 200
+    assert "That username is reserved for the site." in response.content.decode()
+    assert not User.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "username",
+    ["\u0430lice", "ALlCE", "a1ice"],  # A Cyrillic a; a small L for the I; a one for the l.
+)
+def test_it_refuses_a_username_that_looks_like_an_account(
+    client: Client, alice: AbstractUser, username: str
+) -> None:
+    response = sign_up(client, username)
+
+    assert response.status_code == 200
+    assert "looks too much like another player" in response.content.decode()
+    assert list(User.objects.values_list("username", flat=True)) == ["alice"]
+
+
+def test_it_refuses_an_invisible_username(client: Client) -> None:
+    response = sign_up(client, "ann\u3164")  # HANGUL FILLER, a letter that draws nothing.
+
+    assert response.status_code == 200
+    assert "cannot hold invisible characters" in response.content.decode()
+    assert not User.objects.exists()
+
+
+def test_it_keeps_a_username_in_its_normal_form(client: Client) -> None:
+    sign_up(client, "\uff21nn")  # FULLWIDTH LATIN CAPITAL LETTER A
+
+    assert list(User.objects.values_list("username", flat=True)) == ["Ann"]
+
+
+def test_it_signs_up_a_username_that_only_resembles_an_account(
+    client: Client, alice: AbstractUser
+) -> None:
+    response = sign_up(client, "alicia")
+
+    assert response.status_code == 302
+    assert User.objects.filter(username="alicia").exists()
+
+
 def test_it_follows_a_safe_next_after_signup(client: Client) -> None:
     response = sign_up(client, next="/rules/")
 
@@ -192,6 +242,14 @@ def test_it_logs_in_and_goes_home(client: Client, alice: AbstractUser) -> None:
 
     assert response.status_code == 302
     assert response["Location"] == reverse("home")
+    assert client.session["_auth_user_id"] == str(alice.pk)
+
+
+def test_it_finds_the_account_by_its_normal_form(client: Client, alice: AbstractUser) -> None:
+    fullwidth = "\uff41\uff4c\uff49\uff43\uff45"
+    response = client.post(reverse("login"), {"username": fullwidth, "password": PASSWORD})
+
+    assert response.status_code == 302
     assert client.session["_auth_user_id"] == str(alice.pk)
 
 

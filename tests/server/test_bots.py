@@ -55,6 +55,13 @@ def test_the_host_seats_bots_in_the_empty_seats() -> None:
     assert [p["bot"] for p in snapshot["players"]] == [None, "optimal", "optimal", "casual"]
 
 
+def test_a_bot_takes_a_number_beside_a_player_who_looks_like_it() -> None:
+    table = Table("ana", seats=3)
+    table.join("Optimal b\u043et")  # CYRILLIC SMALL LETTER O
+    bot = services.add_bot(table.code, table.id("ana"), "optimal")
+    assert bot.name == "Optimal bot 2"
+
+
 @pytest.mark.parametrize(
     ("setup", "who", "level", "code"),
     [

@@ -705,6 +705,23 @@ async def test_a_client_without_the_session_takes_its_seat_back_with_its_token()
     await again.close()
 
 
+async def test_a_look_alike_name_is_refused_and_the_joiner_watches_on() -> None:
+    code = await new_game()
+    ann = await seat(code, "Ann")
+    await ann.drain()
+    other = await Client(code, await new_session()).connect()
+    await other.send(type="join", name="\u0410nn")  # CYRILLIC CAPITAL LETTER A
+    refused = await other.expect_error("name_taken")
+    assert refused["message"].endswith("or a name that looks the same")
+    await other.send(type="join", name="\u3164")  # HANGUL FILLER
+    await other.expect_error("invalid_name")
+    await other.send(type="join", name="Anna")
+    assert (await other.expect("joined"))["token"]
+    assert (await ann.expect("joined"))["data"]["name"] == "Anna"
+    await ann.close()
+    await other.close()
+
+
 async def test_a_player_who_leaves_the_lobby_watches_on() -> None:
     code = await new_game()
     alice = await seat(code, "Alice")

@@ -53,6 +53,10 @@ def test_it_makes_invite_codes_that_cannot_be_guessed() -> None:
         ({"host_name": ""}, "invalid_name"),
         ({"host_name": "x" * 25}, "invalid_name"),
         ({"host_name": "bell\x07"}, "invalid_name"),
+        ({"host_name": "\u3164"}, "invalid_name"),  # HANGUL FILLER: draws nothing.
+        ({"host_name": "\u0301\u0301"}, "invalid_name"),  # Combining marks only.
+        ({"host_name": "Ann\u200b"}, "invalid_name"),  # ZERO WIDTH SPACE
+        ({"host_name": "\u01c6" * 13}, "invalid_name"),  # 26 letters once normalised (dž).
         ({"host_name": 42}, "invalid_name"),
     ],
 )
@@ -82,6 +86,37 @@ def test_it_refuses_a_name_already_at_the_table() -> None:
     with pytest.raises(CommandError, match="already called") as error:
         table.join("ALICE")
     assert error.value.code == "name_taken"
+
+
+def test_it_keeps_a_name_in_its_normal_form() -> None:
+    table = Table("alice")
+    # Fullwidth letters and an ideographic space become their ordinary forms.
+    joined = table.join("\uff22\uff4f\uff42\u3000 Lee")
+    assert joined.name == "Bob Lee"
+
+
+@pytest.mark.parametrize(
+    "look_alike",
+    [
+        "\u0410nn",  # CYRILLIC CAPITAL LETTER A
+        "\u0391\u039d\u039d",  # Greek capitals
+        "\uff21\uff4e\uff4e",  # Fullwidth
+        "aNN",
+    ],
+)
+def test_it_refuses_a_name_that_looks_like_one_at_the_table(look_alike: str) -> None:
+    table = Table("Ann")
+    before = fingerprint(table.code)
+    with pytest.raises(CommandError) as error:
+        table.join(look_alike)
+    assert error.value.code == "name_taken"
+    assert "or a name that looks the same" in error.value.message
+    assert fingerprint(table.code) == before
+
+
+def test_it_seats_a_name_that_only_resembles_one_at_the_table() -> None:
+    table = Table("Ann", "Anna", "Zoe", "Zo\u00eb")
+    assert list(table.seats()) == ["Ann", "Anna", "Zoe", "Zo\u00eb"]
 
 
 def test_it_lets_a_latecomer_watch_a_full_game() -> None:
