@@ -19,7 +19,7 @@ class ReadOnlyInline(admin.TabularInline):  # type: ignore[type-arg]
 
 class PlayerInline(ReadOnlyInline):
     model = Player
-    fields = ["seat", "name", "is_host", "bot", "connections", "joined_at"]
+    fields = ["seat", "name", "is_host", "bot", "joined_at"]
 
 
 class EventInline(ReadOnlyInline):
@@ -44,7 +44,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ["name", "game", "seat", "is_host", "bot", "user", "connections"]
+    list_display = ["name", "game", "seat", "is_host", "bot", "user"]
     search_fields = ["name", "game__code"]
     readonly_fields = [f.name for f in Player._meta.fields if f.name not in ("name", "user")]
     exclude = ["token"]  # A seat's secret stays out of view.

@@ -11,16 +11,24 @@ rules or the services, becomes an error for the sender alone in one place,
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
+from django.db import InterfaceError, OperationalError
+from redis.exceptions import RedisError
 
-from games import coach, outbox, protocol, rules, services
+from games import coach, heartbeat, outbox, protocol, rules, services, shutdown
 from games.models import room_group
 from games.services import CommandError
 
@@ -29,12 +37,22 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
     from django.contrib.sessions.backends.base import SessionBase
 
+logger = logging.getLogger(__name__)
+
 #: The largest message a client may send, in bytes of UTF-8.
 MAX_MESSAGE_BYTES = protocol.MAX_MESSAGE_BYTES
 #: A command's handler; its message is of the type it is filed under in ``commands``.
 Handler = Callable[["GameConsumer", Any], Awaitable[None]]
 #: Close code when the invite code leads nowhere (4000-4999 are the application's own).
 CLOSE_NO_SUCH_GAME = 4404
+#: Close code of a socket that cannot be served now (the database or Redis is away):
+#: 1013, "Try Again Later"; the room's page calls again at once.
+CLOSE_TRY_AGAIN_LATER = 1013
+#: What the database or Redis raise while they are away (a refusal, a timeout, a
+#: connection gone): a command is answered ``unavailable`` and the socket stays open.
+UNAVAILABLE = (OperationalError, InterfaceError, RedisError, OSError)
+#: How long a consumer waits before asking the channel layer again after it failed.
+LAYER_RETRY_SECONDS = 0.5
 
 
 class RateLimit:
@@ -74,9 +92,11 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     code: str
     rate_limit: RateLimit
     player_id: int | None = None
+    #: The id of this connection's row (:mod:`games.heartbeat`), once it has arrived.
+    connection_id: int | None = None
     #: The version of the last event this connection was sent; older ones are not sent again.
     version = 0
-    arrived = False
+    accepted = False
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Hand a message to its handler, without Channels' database clean-up before each one.
@@ -92,14 +112,68 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             raise ValueError(f"no handler for message type {message['type']}")
         await handler(message)
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """As Channels' consumer, but a channel layer that fails (Redis away for a moment)
+        is asked again, instead of taking the socket down with it."""
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        self.channel_name = await self._until_it_answers(self.channel_layer.new_channel)
+        self.base_send = send
+        with contextlib.suppress(StopConsumer):  # The socket closed: the consumer is done.
+            await await_many_dispatch([receive, self.room_receive], self.dispatch)
+
+    async def room_receive(self) -> dict[str, Any]:
+        """The next message for this socket from the channel layer, however long Redis is away.
+
+        Once Redis is back, the socket joins its room's group again (a Redis restarted
+        without its data has forgotten it) and is sent a fresh snapshot, for what it
+        missed meanwhile.
+        """
+        while True:
+            try:
+                message: dict[str, Any] = await self.channel_layer.receive(self.channel_name)
+                return message
+            except (RedisError, OSError) as error:
+                logger.warning("the channel layer failed (%s); joining the room again", error)
+            await asyncio.sleep(LAYER_RETRY_SECONDS)
+            if self.connection_id is not None:  # It had joined the room: join it again.
+                await self._until_it_answers(
+                    self.channel_layer.group_add, room_group(self.code), self.channel_name
+                )
+                with contextlib.suppress(*UNAVAILABLE):  # The client asks again if need be.
+                    await self.send_snapshot()
+
+    @staticmethod
+    async def _until_it_answers(call: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+        while True:
+            try:
+                return await call(*args)
+            except (RedisError, OSError) as error:
+                logger.warning("the channel layer failed (%s); asking again", error)
+                await asyncio.sleep(LAYER_RETRY_SECONDS)
+
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.rate_limit = RateLimit()
+        if shutdown.stopping.is_set():  # This process is stopping: come back, to another.
+            await self.accept()
+            await self.close(code=shutdown.SERVICE_RESTART)
+            return
+        try:
+            await self.arrive()
+        except UNAVAILABLE as error:
+            logger.warning("a socket to %s could not be served: %s", self.code, error)
+            if not self.accepted:
+                await self.accept()
+            await self.close(code=CLOSE_TRY_AGAIN_LATER)
+
+    async def arrive(self) -> None:
+        """Join the room's group, take this connection's seat, and send the snapshot."""
         session_key, user_id = self.identity()
         # Join the group before reading the snapshot, so no event falls between the two.
         await self.channel_layer.group_add(room_group(self.code), self.channel_name)
         try:
-            self.player_id = await outbox.run(
+            self.player_id, self.connection_id = await outbox.run(
                 services.arrive, self.code, session_key=session_key, user_id=user_id
             )
         except CommandError:
@@ -108,8 +182,10 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.accept()
             await self.close(code=CLOSE_NO_SUCH_GAME)
             return
-        self.arrived = True
+        self.beat()
+        shutdown.sockets.add(self)
         await self.accept()
+        self.accepted = True
         await self.send_snapshot()
 
     def identity(self) -> tuple[str, int | None]:
@@ -123,10 +199,30 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         user_id = user.pk if user is not None and user.is_authenticated else None
         return session_key, user_id
 
+    def beat(self) -> None:
+        """Keep this connection's row alive, acting for its seat, in this process's heartbeat."""
+        assert self.connection_id is not None
+        heartbeat.sockets[self.connection_id] = heartbeat.Socket(
+            self.connection_id, self.code, self.player_id
+        )
+
+    async def take_seat(self, player_id: int | None) -> None:
+        """This connection acts for the seat ``player_id`` now (``None``: it watches)."""
+        assert self.connection_id is not None
+        await outbox.run(services.move_connection, self.code, self.connection_id, player_id)
+        self.player_id = player_id
+        self.beat()
+
     async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(room_group(self.code), self.channel_name)
-        if self.arrived:
-            await outbox.run(services.disconnect, self.code, self.player_id)
+        shutdown.sockets.discard(self)
+        if self.connection_id is not None:
+            heartbeat.sockets.pop(self.connection_id, None)
+        try:
+            await self.channel_layer.group_discard(room_group(self.code), self.channel_name)
+            if self.connection_id is not None:
+                await outbox.run(services.disconnect, self.code, self.connection_id)
+        except UNAVAILABLE as error:  # Its row expires by itself (games/heartbeat.py).
+            logger.warning("a closed socket to %s was not counted out: %s", self.code, error)
 
     # -- from the client ----------------------------------------------------
 
@@ -141,9 +237,18 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         except (protocol.ProtocolError, CommandError, rules.RuleError) as error:
             if isinstance(error, protocol.ProtocolError):
                 request_id = error.id
-            await self.send_json(
-                {"type": "error", "code": error.code, "message": str(error), "id": request_id}
+            await self.send_error(error.code, str(error), request_id)
+        except UNAVAILABLE as error:
+            logger.warning("a command in %s met an outage: %s", self.code, error)
+            await self.send_error(
+                "unavailable",
+                "the game's database or messaging is away for a moment; nothing was done: "
+                "try again",
+                request_id,
             )
+
+    async def send_error(self, code: str, message: str, request_id: protocol.RequestId) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message, "id": request_id})
 
     async def do_join(self, message: protocol.Join) -> None:
         if self.player_id is not None:
@@ -156,22 +261,22 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             session_key=session_key,
             user_id=user_id,
         )
-        await outbox.run(services.move_connection, self.code, None, player.pk)
-        self.player_id = player.pk
+        await self.take_seat(player.pk)
         await self.send_json(
             {"type": "joined", "seat": player.seat, "token": player.token, "id": message.id}
         )
 
     async def do_resume(self, message: protocol.Resume) -> None:
+        assert self.connection_id is not None
         self.player_id = await outbox.run(
-            services.resume, self.code, message.token, current_player_id=self.player_id
+            services.resume, self.code, message.token, connection_id=self.connection_id
         )
+        self.beat()
         await self.send_snapshot()
 
     async def do_leave(self, message: protocol.Leave) -> None:
         await self.call(services.leave_game, message)
-        await outbox.run(services.move_connection, self.code, self.player_id, None)
-        self.player_id = None
+        await self.take_seat(None)
 
     async def do_start(self, message: protocol.Start) -> None:
         await self.call(services.start_game, message, version=message.version)

@@ -72,8 +72,6 @@ class Game(models.Model):
     #: The sequence number of the last event that changed the play (anything but chat and
     #: holds). A command sent by a client that had not seen it is stale.
     state_version = models.PositiveIntegerField(default=0)
-    #: Open websocket connections that watch without a seat, across every server process.
-    watchers = models.PositiveIntegerField(default=0)
     #: The game in play (:func:`games.codec.encode_game`); ``None`` in the lobby.
     record = models.JSONField(null=True, blank=True)
     #: Whether the player on turn may ask the strategy engine for the best move (the coach).
@@ -140,8 +138,6 @@ class Player(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     token = models.CharField(max_length=64, unique=True, default=new_player_token, editable=False)
-    #: Open websocket connections of this seat, across every server process.
-    connections = models.PositiveSmallIntegerField(default=0)
     #: Empty for a person; for a bot, its level.
     bot = models.CharField(max_length=10, choices=Bot.choices, blank=True, default="")
     joined_at = models.DateTimeField(default=timezone.now)
@@ -155,10 +151,23 @@ class Player(models.Model):
     def __str__(self) -> str:
         return f"{self.name} (seat {self.seat} of {self.game.code})"
 
-    @property
-    def is_connected(self) -> bool:
-        """Whether the seat's player is here: a browser open on the room, or a bot (always)."""
-        return bool(self.bot) or self.connections > 0
+
+class Connection(models.Model):
+    """One open websocket to a room, alive while its server process refreshes ``seen_at``.
+
+    Who is here is read from these rows (:mod:`games.presence`): a seat is connected
+    while one of its rows was seen within :data:`games.presence.EXPIRY`.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="connections")
+    #: The seat the socket acts for; ``None`` while it watches (a seat freed, it watches).
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="connections"
+    )
+    seen_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"connection {self.pk} to {self.game_id}"
 
 
 class GameEvent(models.Model):

@@ -27,8 +27,20 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import transaction
 
-from games import clock, codec, dice, events, limits, names, outbox, presentation, rules, store
-from games.models import NAME_MAX_LENGTH, Game, GameEvent, Player
+from games import (
+    clock,
+    codec,
+    dice,
+    events,
+    heartbeat,
+    limits,
+    names,
+    outbox,
+    presentation,
+    rules,
+    store,
+)
+from games.models import NAME_MAX_LENGTH, Connection, Game, GameEvent, Player
 from games.strategy import policies
 
 CHAT_MAX_LENGTH = 500
@@ -713,7 +725,7 @@ def _host_over(
         raise CommandError("not_a_player", f"seat {seat} is not another person in this game")
     if seat in table.attendance.handed:
         raise CommandError("handed_to_bot", f"a bot already plays {other.name}'s seat")
-    if other.is_connected and not table.attendance.is_away(other.seat):
+    if other.pk in connected(table.game)[0] and not table.attendance.is_away(other.seat):
         raise CommandError(
             "not_away", f"{other.name} is here and playing: only an away player can be"
         )
@@ -809,21 +821,26 @@ def coach_position(
 # --------------------------------------------------------------------------
 
 
-def arrive(code: str, *, session_key: str = "", user_id: int | None = None) -> int | None:
-    """A new connection to the room: the id of its seat, or ``None`` to watch.
+def arrive(
+    code: str, *, session_key: str = "", user_id: int | None = None
+) -> tuple[int | None, int]:
+    """A new connection to the room: the id of its seat (``None`` to watch), and of its row.
 
     The seat is the one this browser session took, or the one its logged-in
-    account holds (taken in another browser). The connection is counted (for
-    presence) and the room is told; a bot on turn with no driver (after a
-    restart) is started again.
+    account holds (taken in another browser). The connection's row makes it count
+    for presence (:mod:`games.heartbeat`) and the room is told; a bot on turn with
+    no driver (after a restart) is started again.
     """
     player = seat_of(code, session_key=session_key, user_id=user_id)  # Raises no_such_game.
     player_id = player.pk if player else None
-    _count_connection(code, player_id, +1)
-    return player_id
+    with transaction.atomic():
+        table = _load(code, lock=True)  # Presence messages leave in the order of the changes.
+        row = Connection.objects.create(game=table.game, player_id=player_id, seen_at=clock.now())
+        _tell_presence(table, bot=table.bot_on_turn())
+    return player_id, row.pk
 
 
-def resume(code: str, token: str, *, current_player_id: int | None) -> int:
+def resume(code: str, token: str, *, connection_id: int) -> int:
     """Take a seat back with its token (for clients without the browser's session)."""
     table = _load(code)
     player = None
@@ -831,7 +848,7 @@ def resume(code: str, token: str, *, current_player_id: int | None) -> int:
         player = next((p for p in table.players if p.token == token), None)
     if player is None or table.has_left(player):
         raise CommandError("invalid_token", "no seat in this game has that token")
-    move_connection(code, current_player_id, player.pk)
+    move_connection(code, connection_id, player.pk)
     return player.pk
 
 
@@ -865,35 +882,43 @@ def claim_guest_seats(old_session_key: str, new_session_key: str, user_id: int) 
     return claimed
 
 
-def disconnect(code: str, player_id: int | None) -> None:
-    """Count a connection gone and tell the room."""
-    _count_connection(code, player_id, -1)
-
-
-def move_connection(code: str, old_player_id: int | None, new_player_id: int | None) -> None:
-    """A connection that took a seat (or gave one up) counts for its new role."""
-    if old_player_id != new_player_id:
-        with transaction.atomic():
-            _count_connection(code, old_player_id, -1)
-            _count_connection(code, new_player_id, +1)
-
-
-def _count_connection(code: str, player_id: int | None, change: int) -> None:
+def disconnect(code: str, connection_id: int) -> None:
+    """A connection closed: its row goes, and the room is told."""
     with transaction.atomic():
         table = _load(code, lock=True)
-        game = table.game
-        if player_id is None:
-            game.watchers = max(0, game.watchers + change)
-            game.save(update_fields=["watchers"])
-        else:
-            # A seat freed in the lobby is gone with its count.
-            player = next((p for p in table.players if p.pk == player_id), None)
-            if player is not None:
-                player.connections = max(0, player.connections + change)
-                player.save(update_fields=["connections"])
-        message = presence(game, table.players)
-        bot = change > 0 and table.bot_on_turn()
-        transaction.on_commit(lambda: outbox.post(code, "game.presence", [message], bot=bot))
+        Connection.objects.filter(pk=connection_id).delete()
+        _tell_presence(table)
+
+
+def move_connection(code: str, connection_id: int, player_id: int | None) -> None:
+    """A connection that took a seat (``player_id``), or gave one up (``None``)."""
+    with transaction.atomic():
+        table = _load(code, lock=True)
+        Connection.objects.filter(pk=connection_id).update(player_id=player_id, seen_at=clock.now())
+        _tell_presence(table)
+
+
+def tell_presence(code: str) -> None:
+    """Tell the room who is here now (after the heartbeat swept or wrote back rows)."""
+    with transaction.atomic():
+        _tell_presence(_load(code, lock=True))
+
+
+def _tell_presence(table: Table, *, bot: bool = False) -> None:
+    """Once committed, tell the room who is here (and start its bot's driver if ``bot``)."""
+    message = presence(table.game, table.players)
+    code = table.game.code
+    transaction.on_commit(lambda: outbox.post(code, "game.presence", [message], bot=bot))
+
+
+def connected(game: Game) -> tuple[set[int], int]:
+    """The seats (player ids) with a live connection to ``game``, and how many watch."""
+    rows: list[int | None] = list(
+        Connection.objects.filter(game=game, seen_at__gte=heartbeat.fresh_since()).values_list(
+            "player_id", flat=True
+        )
+    )
+    return {row for row in rows if row is not None}, sum(row is None for row in rows)
 
 
 # --------------------------------------------------------------------------
@@ -913,6 +938,7 @@ def snapshot(code: str, player_id: int | None = None) -> dict[str, Any]:
     recent = reversed(game.events.order_by("-seq")[:RECENT_EVENTS])
     outcome = state.outcome() if state else None
     attendance = table.attendance
+    seats, watchers = connected(game)
     return {
         "type": "snapshot",
         "version": game.version,
@@ -923,7 +949,7 @@ def snapshot(code: str, player_id: int | None = None) -> dict[str, Any]:
                 "seat": p.seat,
                 "name": p.name,
                 "host": p.is_host,
-                "connected": p.is_connected,
+                "connected": _here(p, seats),
                 "left": table.has_left(p),
                 "bot": p.bot or None,
                 "card": presentation.card_json(
@@ -935,7 +961,7 @@ def snapshot(code: str, player_id: int | None = None) -> dict[str, Any]:
             }
             for p in table.players
         ],
-        "watchers": game.watchers,
+        "watchers": watchers,
         "turn": presentation.turn_json(state),
         "clock": clock.clock_json(game, state, clock.now()),
         "roll_off": presentation.roll_off_json(state.roll_off) if state else None,
@@ -974,12 +1000,17 @@ def _rematch_code(game: Game) -> str | None:
 
 
 def presence(game: Game, players: Sequence[Player]) -> dict[str, Any]:
-    """Who is connected: each seat, and how many watch."""
+    """Who is connected: each seat (a bot always is), and how many watch."""
+    seats, watchers = connected(game)
     return {
         "type": "presence",
-        "players": [{"seat": p.seat, "connected": p.is_connected} for p in players],
-        "watchers": game.watchers,
+        "players": [{"seat": p.seat, "connected": _here(p, seats)} for p in players],
+        "watchers": watchers,
     }
+
+
+def _here(player: Player, seats: set[int]) -> bool:
+    return bool(player.bot) or player.pk in seats
 
 
 def log(code: str) -> list[events.Logged]:

@@ -4,11 +4,13 @@ import asyncio
 import time
 from collections.abc import Awaitable, Sequence
 
+from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.contrib import messages
 from django.core.cache import cache
 from django.core.paginator import Paginator
-from django.db import connection
+from django.db import connections
+from django.db.utils import load_backend
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -16,7 +18,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games import analysis, charts, history, limits, outbox, presentation, rules, services
+from games import analysis, charts, history, limits, presentation, rules, services
 from games.forms import NewGameForm
 from games.models import NAME_MAX_LENGTH, Game, Player
 from games.qr import qr_svg
@@ -331,10 +333,26 @@ BOX_HOW_TO = {
 
 
 def _check_database() -> dict[str, object]:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-        cursor.fetchone()
-    return {"ok": True, "vendor": connection.vendor}
+    """Open a new connection to the database, outside the pool, and ask it ``SELECT 1``.
+
+    A connection of its own, with a short connect timeout, on a thread of its own
+    (:func:`health`): while the database is away, the pool's connections wait out the
+    pool's timeout, and the threads that serve requests with them; this check must not.
+    """
+    settings_dict = dict(connections.settings["default"])
+    options = {k: v for k, v in settings_dict.get("OPTIONS", {}).items() if k != "pool"}
+    if settings_dict["ENGINE"] == "django.db.backends.postgresql":
+        options["connect_timeout"] = round(HEALTH_TIMEOUT_SECONDS)
+    probe = load_backend(settings_dict["ENGINE"]).DatabaseWrapper(
+        {**settings_dict, "OPTIONS": options}, alias="health"
+    )
+    try:
+        with probe.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    finally:
+        probe.close()
+    return {"ok": True, "vendor": probe.vendor}
 
 
 async def _check_channel_layer() -> dict[str, object]:
@@ -362,7 +380,7 @@ async def _timed(check: Awaitable[dict[str, object]]) -> dict[str, object]:
 @require_safe
 async def health(request: HttpRequest) -> JsonResponse:
     """Whether the database and the channel layer answer: 200 when both do, else 503."""
-    database = await _timed(outbox.on_database_thread(_check_database)())
+    database = await _timed(sync_to_async(_check_database, thread_sensitive=False)())
     channel_layer = await _timed(_check_channel_layer())
     ok = bool(database["ok"]) and bool(channel_layer["ok"])
     return JsonResponse(

@@ -26,7 +26,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
-from games import clock, outbox, rules, services
+from games import clock, heartbeat, outbox, rules, services, shutdown
 from games.models import Game
 from games.strategy.engine import load
 
@@ -97,22 +97,29 @@ async def keep_watch() -> None:
         await asyncio.sleep(POLL_SECONDS if after is None else min(max(after, 0), POLL_SECONDS))
 
 
-_task: asyncio.Task[None] | None = None
+_tasks: list[asyncio.Task[None]] = []
 _pid: int | None = None
 
 
 def ensure_watching() -> None:
-    """Start this process's watch on the running event loop unless it runs already.
+    """Start this process's watch on the running event loop unless it runs already, and
+    its presence heartbeat (:func:`games.heartbeat.keep_alive`) beside it.
 
     Off when ``settings.YAHTZEE_CLOCK_WATCH`` is false (the test suite's own event
     loops; tests wake games themselves).
     """
-    global _task, _pid
+    global _pid
     if not settings.YAHTZEE_CLOCK_WATCH:
         return
-    if _task is not None and not _task.done() and _pid == os.getpid():
+    if _pid != os.getpid():  # A forked child: its parent's tasks are not its own.
+        _tasks.clear()
+        _pid = os.getpid()
+    if _tasks and not any(task.done() for task in _tasks):
         return
-    _task, _pid = asyncio.get_running_loop().create_task(keep_watch()), os.getpid()
+    for task in _tasks:
+        task.cancel()
+    loop = asyncio.get_running_loop()
+    _tasks[:] = [loop.create_task(keep_watch()), loop.create_task(heartbeat.keep_alive())]
 
 
 def start_when_serving() -> None:
@@ -123,9 +130,14 @@ def start_when_serving() -> None:
     application also makes sure of it on every connection (:class:`KeepingWatch`).
     """
     reactor = sys.modules.get("twisted.internet.reactor")
-    if reactor is not None and settings.YAHTZEE_CLOCK_WATCH:
+    if reactor is not None:
         # Once the event loop itself runs: the reactor starts up just before it does.
-        reactor.callWhenRunning(reactor.callLater, 0, ensure_watching)
+        reactor.callWhenRunning(reactor.callLater, 0, _serving)
+
+
+def _serving() -> None:
+    ensure_watching()
+    shutdown.install()  # And SIGTERM stops the process cleanly.
 
 
 class KeepingWatch:

@@ -87,7 +87,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Under ASGI every HTTP request runs in a thread of its own, so persistent connections
     # would pile up: connections come from a pool instead, and go back to it after each
     # request and after each websocket command.
-    DATABASES["default"]["OPTIONS"] = {"pool": {"min_size": 2, "max_size": 20, "timeout": 10}}
+    # Bounded on purpose: a request or a command waits up to 3 s for a free connection
+    # (back-pressure under a burst), then fails cleanly (a command is answered
+    # ``unavailable``); a new connection gives up after 2 s when PostgreSQL is away.
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {"min_size": 2, "max_size": 20, "timeout": 3},
+        "connect_timeout": 2,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Keep connections open. Closing the last connection to a WAL database checkpoints
     # the log into the file and deletes it, with fsyncs: once per websocket command, that

@@ -2,13 +2,21 @@
 //
 // After a dropped connection it waits a little longer each time (0.5 s, 1 s,
 // 2 s ... up to 10 s, with some jitter so a room full of browsers does not
-// come back at the same instant), and says so through `onStatus`. The server
+// come back at the same instant), and says so through `onStatus`. A server
+// process that is stopping closes with 1012 and is called again at once. The server
 // answers every new connection with a snapshot, so the page resyncs by itself.
 
 const MAX_DELAY_MS = 10_000;
 const PING_EVERY_MS = 15_000;
 const SILENCE_LIMIT_MS = 40_000;
 const NO_SUCH_ROOM = 4404;
+// "Service restart": the server process is stopping and asks to be called again at once
+// (behind the proxy, another process answers). A short random wait spreads the room out.
+const SERVICE_RESTART = 1012;
+// "Try again later": the server could not serve the room just now (its database or Redis
+// is away for a moment); the same quick call back, then the usual backoff.
+const TRY_AGAIN_LATER = 1013;
+const RESTART_SPREAD_MS = 250;
 
 export class RoomSocket {
   constructor(path, { onMessage, onStatus }) {
@@ -56,13 +64,16 @@ export class RoomSocket {
         this.onStatus({ state: "gone" });
         return;
       }
-      this.schedule();
+      if (event.code === SERVICE_RESTART) this.attempts = 0;
+      const soon = event.code === SERVICE_RESTART || (event.code === TRY_AGAIN_LATER && this.attempts === 0);
+      this.schedule(soon ? RESTART_SPREAD_MS * Math.random() : null);
     });
   }
 
-  schedule() {
+  // Try again after a wait that doubles with each failure, or after `soon` ms.
+  schedule(soon = null) {
     const base = Math.min(MAX_DELAY_MS, 500 * 2 ** this.attempts);
-    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+    const delay = Math.round(soon ?? base * (0.75 + Math.random() * 0.5));
     this.attempts += 1;
     this.onStatus({ state: "waiting", retryAt: Date.now() + delay });
     this.timer = setTimeout(() => this.connect(), delay);

@@ -216,6 +216,22 @@ describe("RoomSocket: reconnecting", () => {
     assert.deepEqual(room.clock.waits(), [500]);
   });
 
+  test("a server stopping (close code 1012) is called again at once, whatever failed before", (t) => {
+    const room = openRoom(t, { random: 0.5 });
+    room.socket.connect();
+    room.latest().closes();
+    room.clock.advance(500);
+    room.latest().closes();
+    room.clock.advance(1000);
+    room.latest().serverOpens();
+    room.latest().closes(1012);
+    assert.deepEqual(room.clock.waits(), [125]);
+    room.clock.advance(125);
+    assert.equal(room.sockets.length, 4);
+    room.latest().closes(1006); // And if that fails, the backoff starts from the beginning.
+    assert.deepEqual(room.clock.waits(), [1000]);
+  });
+
   test("a room that does not exist (close code 4404) is gone: no more tries", (t) => {
     const room = openRoom(t);
     room.socket.connect();

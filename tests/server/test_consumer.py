@@ -12,11 +12,14 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from channels_redis.core import RedisChannelLayer
 from django.contrib.sessions.backends.db import SessionStore
+from django.db import OperationalError
+from redis.exceptions import ConnectionError as RedisConnectionError
 
-from games import bots, rules, services
+from games import bots, consumers, rules, services, shutdown
 from games.models import Game
 from games.strategy.engine import load
 from tests.server.helpers import SOLO, fingerprint
@@ -543,6 +546,96 @@ async def test_a_socket_to_no_room_is_closed_with_4404(path: str) -> None:
     assert await communicator.receive_output(timeout=TIMEOUT) == {
         "type": "websocket.close",
         "code": 4404,
+    }
+
+
+async def test_a_process_that_is_stopping_sends_a_new_socket_elsewhere_with_1012() -> None:
+    code = await new_game()
+    shutdown.stopping.set()
+    try:
+        communicator = WebsocketCommunicator(
+            application, f"/ws/games/{code}/", headers=[ORIGIN, HOST]
+        )
+        connected, _ = await communicator.connect(timeout=TIMEOUT)
+        assert connected
+        assert await communicator.receive_output(timeout=TIMEOUT) == {
+            "type": "websocket.close",
+            "code": 1012,
+        }
+    finally:
+        shutdown.stopping.clear()
+
+
+async def test_a_command_during_an_outage_is_answered_unavailable_and_the_socket_stays(  # type: ignore[no-untyped-def]
+    fixed_dice, monkeypatch
+) -> None:
+    code, alice, bob, watcher = await started_table(fixed_dice)
+    before = await stored(code)
+
+    def database_away(*args: object, **kwargs: object) -> None:
+        raise OperationalError("connection to server at 127.0.0.1, port 5432 failed")
+
+    monkeypatch.setattr(services, "roll", database_away)
+    await alice.send(type="roll", version=alice.version, id="r1")
+    refused = await alice.expect_error("unavailable")
+    assert refused["id"] == "r1"
+    assert await stored(code) == before
+    monkeypatch.undo()  # The database is back: the same command goes through.
+    fixed_dice.load(1, 2, 3, 4, 5)
+    await alice.send(type="roll", version=alice.version)
+    assert (await watcher.expect("rolled"))["data"]["dice"] == [1, 2, 3, 4, 5]
+    for client in (alice, bob, watcher):
+        await client.close()
+
+
+async def test_a_socket_outlives_a_channel_layer_that_fails_for_a_moment(  # type: ignore[no-untyped-def]
+    fixed_dice, monkeypatch
+) -> None:
+    _, alice, bob, watcher = await started_table(fixed_dice)
+    layer = get_channel_layer()
+    receive = layer.receive
+    failures = {"left": 3}
+
+    async def redis_blips(channel: str) -> dict[str, Any]:
+        if failures["left"]:
+            failures["left"] -= 1
+            raise RedisConnectionError("Error 111 connecting to 127.0.0.1:6379")
+        return await receive(channel)
+
+    monkeypatch.setattr(consumers, "LAYER_RETRY_SECONDS", 0.01)
+    monkeypatch.setattr(layer, "receive", redis_blips)
+    await alice.send(type="chat", text="one")  # The consumers' pending reads take it...
+    assert (await watcher.expect("chat"))["data"]["text"] == "one"
+    await alice.send(type="chat", text="two")  # ...and their next ones fail, then recover.
+    heard = await watcher.receive()
+    while heard["type"] == "presence":
+        heard = await watcher.receive()
+    # Back, each consumer joins the room again and is sent a snapshot for what it missed:
+    # "two" comes in it, or after it as an event.
+    said = [e["data"].get("text") for e in heard.get("recent", [])] + [
+        heard.get("data", {}).get("text")
+    ]
+    assert "two" in said or (await watcher.expect("chat"))["data"]["text"] == "two"
+    assert failures["left"] == 0
+    for client in (alice, bob, watcher):
+        await client.close()
+
+
+async def test_a_socket_that_cannot_be_served_now_is_told_to_try_again_with_1013(  # type: ignore[no-untyped-def]
+    monkeypatch,
+) -> None:
+    code = await new_game()
+
+    def database_away(*args: object, **kwargs: object) -> None:
+        raise OperationalError("connection to server at 127.0.0.1, port 5432 failed")
+
+    monkeypatch.setattr(services, "arrive", database_away)
+    communicator = WebsocketCommunicator(application, f"/ws/games/{code}/", headers=[ORIGIN, HOST])
+    connected, _ = await communicator.connect(timeout=TIMEOUT)
+    assert connected
+    assert await communicator.receive_output(timeout=TIMEOUT) == {
+        "type": "websocket.close",
+        "code": 1013,
     }
 
 

@@ -445,6 +445,40 @@ def settings(settings):  # type: ignore[no-untyped-def]
     return settings
 
 
+async def stop_with_sockets_open(server: DaphneProcess, base_url: str) -> None:
+    """Three sockets in a room; SIGTERM: each is told 1012, and the process is gone in 5 s."""
+    players, watcher, _ = await seat_two_players(base_url, base_url, base_url)
+    clients = [*players.values(), watcher]
+    assert server.pid is not None
+    os.kill(server.pid, signal.SIGTERM)
+    signalled = time.monotonic()
+    codes = []
+    for client in clients:
+        await asyncio.wait_for(client.reader, TIMEOUT)  # It reads until the socket closes.
+        codes.append(client.ws.close_code)
+    assert codes == [1012, 1012, 1012]
+    await asyncio.to_thread(server.join, 5)
+    assert not server.is_alive()
+    assert time.monotonic() - signalled <= 5
+    assert server.exitcode == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sigterm_tells_every_socket_to_come_back_and_the_process_leaves_in_5_s(settings) -> None:  # type: ignore[no-untyped-def]
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "localhost", "127.0.0.1"]
+    close_connections_before_fork()
+    server = DaphneProcess("127.0.0.1", make_application)
+    server.start()
+    try:
+        assert server.ready.wait(timeout=20), "Daphne did not start"
+        url = f"http://127.0.0.1:{server.port.value}"
+        asyncio.run(asyncio.wait_for(stop_with_sockets_open(server, url), GAME_TIMEOUT))
+    finally:
+        if server.is_alive():
+            server.terminate()
+        server.join(timeout=10)
+
+
 @pytest.fixture
 def two_server_processes(transactional_db: None, settings) -> Iterator[list[DaphneProcess]]:  # type: ignore[no-untyped-def]
     """Two Daphne processes on two ports, sharing the test database and the Redis layer."""
@@ -562,13 +596,62 @@ def test_the_clock_plays_a_turn_after_the_players_process_is_killed(
     """The process holding every player's socket is killed (SIGKILL) as the game starts; the
     other process's watch plays the expired turns, each exactly once."""
 
-    def kill_first() -> None:
-        process = two_server_processes[0]
+    kill = killer(two_server_processes[0])
+    asyncio.run(asyncio.wait_for(clock_across(*two_servers, kill), GAME_TIMEOUT))
+
+
+#: How soon every room forgets the sockets of a killed process (docs: within 30 s).
+PRESENCE_HEALS_WITHIN = 30
+
+
+async def presence_across(first_url: str, second_url: str, kill_first: Callable[[], None]) -> None:
+    """Bob and a watcher are on the first server, Ann and another watcher on the second;
+    the first is killed. Within 30 s the room says Bob is gone and one watcher fewer."""
+    players, watcher, watched = await seat_two_players(second_url, first_url, second_url)
+    ann, bob = players[0], players[1]
+    extra, _ = await Client.connect("Extra watcher", first_url, watched["game"]["code"])
+    seats = [{"seat": 0, "connected": True}, {"seat": 1, "connected": True}]
+    try:
+        await watcher.next(lambda m: m == {"type": "presence", "players": seats, "watchers": 2})
+        kill_first()
+        killed = time.monotonic()
+        gone = {"type": "presence", "players": [seats[0], {**seats[1], "connected": False}]}
+        await watcher.next(lambda m: m == {**gone, "watchers": 1}, timeout=PRESENCE_HEALS_WITHIN)
+        assert time.monotonic() - killed <= PRESENCE_HEALS_WITHIN
+        await ann.send(type="snapshot")
+        snapshot = await ann.reply("snapshot")
+        assert [p["connected"] for p in snapshot["players"]] == [True, False]
+        assert snapshot["watchers"] == 1
+    finally:
+        for client in (ann, watcher):
+            await client.close()
+        for client in (bob, extra):
+            client.reader.cancel()
+
+
+def killer(process: DaphneProcess) -> Callable[[], None]:
+    """What kills ``process`` at once, as ``kill -9`` does, and waits for it to be gone."""
+
+    def kill() -> None:
         assert process.pid is not None
         os.kill(process.pid, signal.SIGKILL)
         process.join(timeout=5)
 
-    asyncio.run(asyncio.wait_for(clock_across(*two_servers, kill_first), GAME_TIMEOUT))
+    return kill
+
+
+@pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"),
+    reason="needs REDIS_URL: two server processes share events only through Redis",
+)
+@pytest.mark.django_db(transaction=True)
+def test_a_killed_processs_sockets_vanish_from_presence(
+    two_servers: tuple[str, str], two_server_processes: list[DaphneProcess]
+) -> None:
+    """kill -9 of the process holding Bob's socket and a watcher's: within 30 s the room
+    shows Bob gone and one watcher fewer, with nobody closing anything."""
+    kill = killer(two_server_processes[0])
+    asyncio.run(asyncio.wait_for(presence_across(*two_servers, kill), GAME_TIMEOUT))
 
 
 def turn_after(event: Message) -> int | None:

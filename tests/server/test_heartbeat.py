@@ -1,0 +1,114 @@
+"""Presence that heals itself: connections are rows that expire unless their process beats."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import heartbeat, outbox, services
+from games.models import Connection
+from tests.server.helpers import Table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def seen(code: str) -> list[bool]:
+    """Whether each seat is connected, as a snapshot says."""
+    return [p["connected"] for p in services.snapshot(code)["players"]]
+
+
+def socket(code: str, connection_id: int, player_id: int | None) -> heartbeat.Socket:
+    return heartbeat.Socket(connection_id, code, player_id)
+
+
+def test_a_connection_counts_while_its_process_beats(fake_clock) -> None:  # type: ignore[no-untyped-def]
+    table = Table("ana", "ben")
+    ana, ana_row = services.arrive(table.code, session_key="session-ana")
+    _, watcher_row = services.arrive(table.code)
+    assert seen(table.code) == [True, False]
+    assert services.snapshot(table.code)["watchers"] == 1
+
+    for _ in range(10):  # A minute of beats: still here.
+        fake_clock.advance(heartbeat.HEARTBEAT.total_seconds())
+        heartbeat.beat([socket(table.code, ana_row, ana), socket(table.code, watcher_row, None)])
+    assert seen(table.code) == [True, False]
+    assert services.snapshot(table.code)["watchers"] == 1
+
+
+def test_the_connections_of_a_killed_process_vanish_and_the_rooms_are_told(fake_clock) -> None:  # type: ignore[no-untyped-def]
+    table = Table("ana", "ben")
+    ana, ana_row = services.arrive(table.code, session_key="session-ana")
+    services.arrive(table.code, session_key="session-ben")  # Its process dies.
+    assert seen(table.code) == [True, True]
+
+    fake_clock.advance(heartbeat.EXPIRY.total_seconds() - 1)
+    heartbeat.beat([socket(table.code, ana_row, ana)])  # Only ana's process still beats.
+    assert heartbeat.sweep() == []
+    assert seen(table.code) == [True, True]
+    fake_clock.advance(2)
+
+    assert seen(table.code) == [True, False]  # No longer counted, swept or not.
+    assert heartbeat.sweep() == [table.code]
+    assert list(Connection.objects.values_list("pk", flat=True)) == [ana_row]
+    with outbox.collecting() as sent:
+        services.tell_presence(table.code)
+    assert sent.sends == [
+        (
+            table.code,
+            "game.presence",
+            [
+                {
+                    "type": "presence",
+                    "players": [{"seat": 0, "connected": True}, {"seat": 1, "connected": False}],
+                    "watchers": 0,
+                }
+            ],
+        )
+    ]
+
+
+def test_a_process_cut_off_for_long_writes_its_connections_back(fake_clock) -> None:  # type: ignore[no-untyped-def]
+    table = Table("ana", "ben")
+    ana, ana_row = services.arrive(table.code, session_key="session-ana")
+    _, watcher_row = services.arrive(table.code)
+    alive = [socket(table.code, ana_row, ana), socket(table.code, watcher_row, None)]
+    fake_clock.advance(heartbeat.EXPIRY.total_seconds() + 10)  # The database was away.
+    assert heartbeat.sweep() == [table.code]  # Another process swept them meanwhile.
+    assert seen(table.code) == [False, False]
+
+    assert heartbeat.beat(alive) == [table.code]
+
+    assert seen(table.code) == [True, False]
+    assert services.snapshot(table.code)["watchers"] == 1
+    assert heartbeat.beat(alive) == []  # Written back once.
+
+
+def test_a_socket_whose_lobby_seat_was_freed_is_written_back_as_a_watcher(fake_clock) -> None:  # type: ignore[no-untyped-def]
+    table = Table("ana", "ben")
+    ben, ben_row = services.arrive(table.code, session_key="session-ben")
+    fake_clock.advance(heartbeat.EXPIRY.total_seconds() + 1)
+    heartbeat.sweep()
+    table.leave("ben")  # Ben's seat is gone from the lobby.
+
+    heartbeat.beat([socket(table.code, ben_row, ben)])
+
+    assert Connection.objects.get(pk=ben_row).player_id is None
+    assert services.snapshot(table.code)["watchers"] == 1
+
+
+def test_leaving_and_closing_move_and_remove_the_row(fake_clock) -> None:  # type: ignore[no-untyped-def]
+    table = Table("ana", "ben")
+    ben, row = services.arrive(table.code, session_key="session-ben")
+    assert ben is not None
+
+    services.move_connection(table.code, row, None)  # Ben gave up his seat: he watches.
+    assert (seen(table.code), services.snapshot(table.code)["watchers"]) == ([False, False], 1)
+    services.disconnect(table.code, row)
+    assert not Connection.objects.exists()
+    assert services.snapshot(table.code)["watchers"] == 0
+
+
+def test_a_bot_is_always_here() -> None:
+    table = Table("ana")
+    services.add_bot(table.code, table.id("ana"), "optimal")
+
+    assert seen(table.code) == [False, True]
