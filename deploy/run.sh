@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The production shape of Yahtzee Live on one machine: nginx in front of several Daphne
+# processes that share PostgreSQL and Redis. It starts PostgreSQL and Redis when they
+# are not answering (as .ci/run does), migrates, collects the static files, starts
+# DAPHNES Daphne processes and nginx, and stops them all on Ctrl-C or SIGTERM.
+#
+#   bash deploy/run.sh                      # http://127.0.0.1:8080/, two Daphnes
+#   DAPHNES=4 PORT=9000 bash deploy/run.sh
+#
+# Settings come from the environment as in the README; the defaults here are this
+# machine's services: DATABASE_URL=postgres://postgres@127.0.0.1:5432/yahtzee (the
+# database is created when missing) and REDIS_URL=redis://127.0.0.1:6379/0. Plain http
+# on 127.0.0.1 (Chromium keeps secure cookies on localhost); in front of the public
+# site, terminate TLS before nginx and set SECURE_PROXY_SSL_HEADER=true.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$(pwd)"
+
+port="${PORT:-8080}"
+daphnes="${DAPHNES:-2}"
+first_daphne="${FIRST_DAPHNE_PORT:-8001}"
+run="${RUN_DIR:-$root/var/deploy}"
+mkdir -p "$run"
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+wait_for_port() {
+  for _ in $(seq 50); do port_open "$1" && return; sleep 0.2; done
+  echo "nothing answers on port $1" >&2; exit 1
+}
+
+if ! port_open 5432; then
+  echo "Starting PostgreSQL"
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start
+  wait_for_port 5432
+fi
+if ! port_open 6379; then
+  echo "Starting Redis"
+  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no
+  wait_for_port 6379
+fi
+if ! command -v nginx >/dev/null 2>&1; then
+  echo "Installing nginx (apt-get)"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null
+fi
+
+export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/yahtzee}"
+export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379/0}"
+if [[ "$DATABASE_URL" == postgres://postgres@127.0.0.1:5432/yahtzee ]]; then
+  psql -h 127.0.0.1 -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'yahtzee'" \
+    | grep -q 1 || createdb -h 127.0.0.1 -U postgres yahtzee
+fi
+export DEBUG="${DEBUG:-false}"
+if [ ! -s var/secret_key ]; then
+  python3 -c 'import secrets; print(secrets.token_urlsafe(50))' > var/secret_key
+  chmod 600 var/secret_key
+fi
+export SECRET_KEY="${SECRET_KEY:-$(cat var/secret_key)}"
+export ALLOWED_HOSTS="${ALLOWED_HOSTS:-localhost,127.0.0.1}"
+export CSRF_TRUSTED_ORIGINS="${CSRF_TRUSTED_ORIGINS:-http://localhost:$port,http://127.0.0.1:$port}"
+export SECURE_SSL_REDIRECT="${SECURE_SSL_REDIRECT:-false}"
+export SECURE_HSTS_SECONDS="${SECURE_HSTS_SECONDS:-0}"
+export CLIENT_ADDRESS_HEADER="${CLIENT_ADDRESS_HEADER:-X-Real-IP}"  # Set by nginx below.
+
+source scripts/setup-venv.sh ""
+python manage.py migrate --noinput
+python manage.py collectstatic --noinput --verbosity 0
+python -m games.strategy  # The strategy tables, once, before any process needs them.
+
+pids=()
+stop() {
+  trap - INT TERM EXIT
+  [ -f "$run/nginx.pid" ] && kill -QUIT "$(cat "$run/nginx.pid")" 2>/dev/null || true
+  # Each Daphne closes its sockets with 1012 and leaves within 5 s (games/shutdown.py).
+  [ "${#pids[@]}" -gt 0 ] && kill -TERM "${pids[@]}" 2>/dev/null || true
+  wait || true
+}
+trap stop INT TERM EXIT
+
+upstreams=""
+for n in $(seq 0 $((daphnes - 1))); do
+  daphne_port=$((first_daphne + n))
+  daphne --bind 127.0.0.1 --port "$daphne_port" --proxy-headers \
+    yahtzee_site.asgi:application >"$run/daphne-$daphne_port.log" 2>&1 &
+  pids+=("$!")
+  upstreams+="        server 127.0.0.1:$daphne_port max_fails=1 fail_timeout=5s;"$'\n'
+done
+for n in $(seq 0 $((daphnes - 1))); do wait_for_port $((first_daphne + n)); done
+
+sed -e "s|@RUN@|$run|g" -e "s|@LISTEN@|127.0.0.1:$port|g" \
+  -e "s|@STATIC_ROOT@|$root/var/staticfiles|g" -e "s|@MIME_TYPES@|/etc/nginx/mime.types|g" \
+  deploy/nginx.conf.template | awk -v ups="$upstreams" '{ if ($0 == "@UPSTREAMS@") printf "%s", ups; else print }' \
+  >"$run/nginx.conf"
+nginx -t -q -p "$run" -c "$run/nginx.conf" -g "user $(id -un);"
+nginx -p "$run" -c "$run/nginx.conf" -g "user $(id -un);"
+echo "Yahtzee Live is at http://127.0.0.1:$port/ ($daphnes Daphne processes behind nginx; logs in $run)"
+wait "${pids[@]}"
