@@ -96,7 +96,6 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     connection_id: int | None = None
     #: The version of the last event this connection was sent; older ones are not sent again.
     version = 0
-    accepted = False
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Hand a message to its handler, without Channels' database clean-up before each one.
@@ -153,18 +152,26 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 await asyncio.sleep(LAYER_RETRY_SECONDS)
 
     async def connect(self) -> None:
+        """Accept at once, then find the seat and send the snapshot.
+
+        The handshake does not wait for the database: in a burst of reconnections
+        (every browser after a restart) the proxy and Daphne would give up on
+        handshakes queued behind the others' database work. A refusal comes as a
+        close code the page understands, after the handshake (before it, a client
+        would only see a bare HTTP 403).
+        """
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.rate_limit = RateLimit()
+        await self.accept()
         if shutdown.stopping.is_set():  # This process is stopping: come back, to another.
-            await self.accept()
             await self.close(code=shutdown.SERVICE_RESTART)
             return
         try:
             await self.arrive()
+        except CommandError:  # There is no such room.
+            await self.close(code=CLOSE_NO_SUCH_GAME)
         except UNAVAILABLE as error:
             logger.warning("a socket to %s could not be served: %s", self.code, error)
-            if not self.accepted:
-                await self.accept()
             await self.close(code=CLOSE_TRY_AGAIN_LATER)
 
     async def arrive(self) -> None:
@@ -172,21 +179,13 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         session_key, user_id = self.identity()
         # Join the group before reading the snapshot, so no event falls between the two.
         await self.channel_layer.group_add(room_group(self.code), self.channel_name)
-        try:
-            self.player_id, self.connection_id = await outbox.run(
-                services.arrive, self.code, session_key=session_key, user_id=user_id
-            )
-        except CommandError:
-            # Accept first: a close before the handshake reaches the client as a bare HTTP 403,
-            # the same as a refused origin; after it, the client gets this code.
-            await self.accept()
-            await self.close(code=CLOSE_NO_SUCH_GAME)
-            return
+        self.player_id, self.connection_id, snapshot = await outbox.run(
+            services.arrive, self.code, session_key=session_key, user_id=user_id
+        )
         self.beat()
         shutdown.sockets.add(self)
-        await self.accept()
-        self.accepted = True
-        await self.send_snapshot()
+        self.version = max(self.version, snapshot["version"])
+        await self.send_json(snapshot)
 
     def identity(self) -> tuple[str, int | None]:
         """This connection's browser session key, and its account's id when logged in.

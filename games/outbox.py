@@ -48,9 +48,17 @@ class Outbox:
     bots: list[str] = field(default_factory=list)
 
     async def deliver(self) -> None:
-        """Send every message to its room, in order, then start the bots' drivers."""
+        """Send every message to its room, in order, then start the bots' drivers.
+
+        Who is here (``game.presence``) is a state, not an event: of the presence
+        messages for a room within :data:`PRESENCE_EVERY` seconds, only the last is
+        sent (a burst of reconnections would send a room one per socket).
+        """
         for code, handler, messages in self.sends:
-            await send(code, handler, messages)
+            if handler == PRESENCE and messages:
+                tell_presence_soon(code, messages[-1])
+            else:
+                await send(code, handler, messages)
         if self.bots:
             from games import bots  # The bots call the services, which use this module.
 
@@ -144,6 +152,39 @@ def _thread_of(game: str) -> ThreadPoolExecutor:
             for n in range(settings.DATABASE_THREADS)
         ]
     return _threads[zlib.crc32(game.encode()) % len(_threads)]
+
+
+PRESENCE = "game.presence"
+#: Presence messages for a room are sent at most this often, in seconds (the last one).
+PRESENCE_EVERY = 0.2
+#: The presence message each room is waiting to be sent, by invite code.
+_presence_due: dict[str, dict[str, Any]] = {}
+
+
+def tell_presence_soon(code: str, message: dict[str, Any]) -> None:
+    """Send room ``code`` this presence message within :data:`PRESENCE_EVERY` seconds, unless
+    a newer one replaces it first (call from the event loop)."""
+    waiting = code in _presence_due
+    _presence_due[code] = message
+    if not waiting:
+        asyncio.get_running_loop().call_later(
+            PRESENCE_EVERY, lambda: _background(_send_presence(code))
+        )
+
+
+async def _send_presence(code: str) -> None:
+    message = _presence_due.pop(code, None)
+    if message is not None:
+        await send(code, PRESENCE, [message])
+
+
+_sending: set[asyncio.Task[None]] = set()
+
+
+def _background(coroutine: Coroutine[Any, Any, None]) -> None:
+    task = asyncio.get_running_loop().create_task(coroutine)
+    _sending.add(task)  # Kept until done, so it is not collected midway.
+    task.add_done_callback(_sending.discard)
 
 
 #: One lock per room in this process, so that two commands' messages to one room leave

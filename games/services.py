@@ -823,21 +823,25 @@ def coach_position(
 
 def arrive(
     code: str, *, session_key: str = "", user_id: int | None = None
-) -> tuple[int | None, int]:
-    """A new connection to the room: the id of its seat (``None`` to watch), and of its row.
+) -> tuple[int | None, int, dict[str, Any]]:
+    """A new connection to the room: the id of its seat (``None`` to watch), the id of its
+    row, and the room's snapshot for it.
 
     The seat is the one this browser session took, or the one its logged-in
     account holds (taken in another browser). The connection's row makes it count
     for presence (:mod:`games.heartbeat`) and the room is told; a bot on turn with
-    no driver (after a restart) is started again.
+    no driver (after a restart) is started again. One transaction, one trip to the
+    database thread: in a burst of reconnections every socket makes one.
     """
-    player = seat_of(code, session_key=session_key, user_id=user_id)  # Raises no_such_game.
-    player_id = player.pk if player else None
     with transaction.atomic():
-        table = _load(code, lock=True)  # Presence messages leave in the order of the changes.
+        table = _load(code, lock=True)  # Raises no_such_game. Presence leaves in order.
+        player = _seat_of(table, session_key, user_id)
+        player_id = player.pk if player else None
         row = Connection.objects.create(game=table.game, player_id=player_id, seen_at=clock.now())
-        _tell_presence(table, bot=table.bot_on_turn())
-    return player_id, row.pk
+        here = connected(table.game)
+        _tell_presence(table, here, bot=table.bot_on_turn())
+        snapshot = _snapshot(table, player_id, here)
+    return player_id, row.pk, snapshot
 
 
 def resume(code: str, token: str, *, connection_id: int) -> int:
@@ -854,7 +858,10 @@ def resume(code: str, token: str, *, connection_id: int) -> int:
 
 def seat_of(code: str, *, session_key: str = "", user_id: int | None = None) -> Player | None:
     """The seat in this game held by this browser session or this account, if any."""
-    table = _load(code)
+    return _seat_of(_load(code), session_key, user_id)
+
+
+def _seat_of(table: Table, session_key: str, user_id: int | None) -> Player | None:
     if not session_key and user_id is None:
         return None
     return next(
@@ -904,9 +911,12 @@ def tell_presence(code: str) -> None:
         _tell_presence(_load(code, lock=True))
 
 
-def _tell_presence(table: Table, *, bot: bool = False) -> None:
-    """Once committed, tell the room who is here (and start its bot's driver if ``bot``)."""
-    message = presence(table.game, table.players)
+def _tell_presence(
+    table: Table, here: tuple[set[int], int] | None = None, *, bot: bool = False
+) -> None:
+    """Once committed, tell the room who is ``here`` (read now if not given), and start its
+    bot's driver if ``bot``."""
+    message = presence(table.game, table.players, here)
     code = table.game.code
     transaction.on_commit(lambda: outbox.post(code, "game.presence", [message], bot=bot))
 
@@ -933,12 +943,20 @@ def snapshot(code: str, player_id: int | None = None) -> dict[str, Any]:
     what a live event adds from the game after it: the snapshot has that as it is now.
     """
     table = _load(code)
+    return _snapshot(table, player_id, connected(table.game))
+
+
+def _snapshot(
+    table: Table, player_id: int | None, here: tuple[set[int], int]
+) -> dict[str, Any]:
+    """The snapshot of ``table`` for the seat ``player_id``, with who is ``here``
+    (:func:`connected`)."""
     game, state = table.game, table.state
     you = next((p for p in table.players if p.pk == player_id), None)
     recent = reversed(game.events.order_by("-seq")[:RECENT_EVENTS])
     outcome = state.outcome() if state else None
     attendance = table.attendance
-    seats, watchers = connected(game)
+    seats, watchers = here
     return {
         "type": "snapshot",
         "version": game.version,
@@ -999,9 +1017,11 @@ def _rematch_code(game: Game) -> str | None:
     return Game.objects.filter(rematch_of=game).values_list("code", flat=True).first()
 
 
-def presence(game: Game, players: Sequence[Player]) -> dict[str, Any]:
+def presence(
+    game: Game, players: Sequence[Player], here: tuple[set[int], int] | None = None
+) -> dict[str, Any]:
     """Who is connected: each seat (a bot always is), and how many watch."""
-    seats, watchers = connected(game)
+    seats, watchers = here or connected(game)
     return {
         "type": "presence",
         "players": [{"seat": p.seat, "connected": _here(p, seats)} for p in players],

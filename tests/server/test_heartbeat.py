@@ -22,8 +22,8 @@ def socket(code: str, connection_id: int, player_id: int | None) -> heartbeat.So
 
 def test_a_connection_counts_while_its_process_beats(fake_clock) -> None:  # type: ignore[no-untyped-def]
     table = Table("ana", "ben")
-    ana, ana_row = services.arrive(table.code, session_key="session-ana")
-    _, watcher_row = services.arrive(table.code)
+    ana, ana_row, _ = services.arrive(table.code, session_key="session-ana")
+    _, watcher_row, _ = services.arrive(table.code)
     assert seen(table.code) == [True, False]
     assert services.snapshot(table.code)["watchers"] == 1
 
@@ -36,7 +36,7 @@ def test_a_connection_counts_while_its_process_beats(fake_clock) -> None:  # typ
 
 def test_the_connections_of_a_killed_process_vanish_and_the_rooms_are_told(fake_clock) -> None:  # type: ignore[no-untyped-def]
     table = Table("ana", "ben")
-    ana, ana_row = services.arrive(table.code, session_key="session-ana")
+    ana, ana_row, _ = services.arrive(table.code, session_key="session-ana")
     services.arrive(table.code, session_key="session-ben")  # Its process dies.
     assert seen(table.code) == [True, True]
 
@@ -68,8 +68,8 @@ def test_the_connections_of_a_killed_process_vanish_and_the_rooms_are_told(fake_
 
 def test_a_process_cut_off_for_long_writes_its_connections_back(fake_clock) -> None:  # type: ignore[no-untyped-def]
     table = Table("ana", "ben")
-    ana, ana_row = services.arrive(table.code, session_key="session-ana")
-    _, watcher_row = services.arrive(table.code)
+    ana, ana_row, _ = services.arrive(table.code, session_key="session-ana")
+    _, watcher_row, _ = services.arrive(table.code)
     alive = [socket(table.code, ana_row, ana), socket(table.code, watcher_row, None)]
     fake_clock.advance(heartbeat.EXPIRY.total_seconds() + 10)  # The database was away.
     assert heartbeat.sweep() == [table.code]  # Another process swept them meanwhile.
@@ -84,7 +84,7 @@ def test_a_process_cut_off_for_long_writes_its_connections_back(fake_clock) -> N
 
 def test_a_socket_whose_lobby_seat_was_freed_is_written_back_as_a_watcher(fake_clock) -> None:  # type: ignore[no-untyped-def]
     table = Table("ana", "ben")
-    ben, ben_row = services.arrive(table.code, session_key="session-ben")
+    ben, ben_row, _ = services.arrive(table.code, session_key="session-ben")
     fake_clock.advance(heartbeat.EXPIRY.total_seconds() + 1)
     heartbeat.sweep()
     table.leave("ben")  # Ben's seat is gone from the lobby.
@@ -97,7 +97,7 @@ def test_a_socket_whose_lobby_seat_was_freed_is_written_back_as_a_watcher(fake_c
 
 def test_leaving_and_closing_move_and_remove_the_row(fake_clock) -> None:  # type: ignore[no-untyped-def]
     table = Table("ana", "ben")
-    ben, row = services.arrive(table.code, session_key="session-ben")
+    ben, row, _ = services.arrive(table.code, session_key="session-ben")
     assert ben is not None
 
     services.move_connection(table.code, row, None)  # Ben gave up his seat: he watches.
