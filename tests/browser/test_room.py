@@ -527,7 +527,9 @@ def test_the_invite_link_copies_and_the_lobby_updates_live(browser, live_server_
     open_room(carl, url)
     carl.fill("#join-name", "bob")
     carl.click("#join-form button")
-    expect(carl.locator("#toast")).to_have_text("Someone here is already called bob, or a name that looks the same.")
+    expect(carl.locator("#toast")).to_have_text(
+        "Someone here is already called bob, or a name that looks the same."
+    )
     expect(carl.locator("#toast")).to_be_visible()
     # Bob gives up his seat; the lobby shows it at once.
     bob.once("dialog", lambda dialog: dialog.accept())
