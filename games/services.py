@@ -946,9 +946,7 @@ def snapshot(code: str, player_id: int | None = None) -> dict[str, Any]:
     return _snapshot(table, player_id, connected(table.game))
 
 
-def _snapshot(
-    table: Table, player_id: int | None, here: tuple[set[int], int]
-) -> dict[str, Any]:
+def _snapshot(table: Table, player_id: int | None, here: tuple[set[int], int]) -> dict[str, Any]:
     """The snapshot of ``table`` for the seat ``player_id``, with who is ``here``
     (:func:`connected`)."""
     game, state = table.game, table.state
