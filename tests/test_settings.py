@@ -24,6 +24,7 @@ ENVIRONMENT = (
     "DATABASE_URL",
     "REDIS_URL",
     "CHANNEL_LAYER_CAPACITY",
+    "CHANNEL_LAYER",
     "REDIS_MAX_CONNECTIONS",
     "ALLOWED_HOSTS",
     "DJANGO_ALLOW_ASYNC_UNSAFE",
@@ -112,6 +113,26 @@ def test_redis_url_selects_channels_redis():
     # A consumer waits for messages with a blocking pop; redis-py 8 would time the read out
     # after 5 s by default, just as Redis answers the pop, and crash the consumer.
     assert layer["CONFIG"]["hosts"][0]["socket_timeout"] > 2 * RedisChannelLayer.brpop_timeout
+
+
+def test_channel_layer_pubsub_selects_the_redis_pub_sub_layer():
+    layer = loaded(DEBUG="1", REDIS_URL="redis://r:6379/2", CHANNEL_LAYER="pubsub")["layer"]
+
+    assert layer == {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {
+            "hosts": [
+                {"address": "redis://r:6379/2", "socket_timeout": 15, "max_connections": 1000}
+            ]
+        },
+    }
+
+
+def test_it_refuses_a_channel_layer_it_does_not_know():
+    result = load_settings(DEBUG="1", REDIS_URL="redis://r:6379/2", CHANNEL_LAYER="rabbit")
+
+    assert result.returncode != 0
+    assert "CHANNEL_LAYER is core or pubsub" in result.stderr
 
 
 def test_the_redis_layers_capacity_is_sized_for_a_whole_process_and_can_be_set():

@@ -163,7 +163,29 @@ CHANNEL_LAYER_CAPACITY = env_int("CHANNEL_LAYER_CAPACITY", default=10_000)
 #: accepts 10,000 clients by default.
 REDIS_MAX_CONNECTIONS = env_int("REDIS_MAX_CONNECTIONS", default=1000)
 
-if REDIS_URL:
+#: Which channels-redis layer carries the rooms with Redis: ``core`` (lists in Redis, one
+#: blocking pop per process) or ``pubsub`` (Redis PUBLISH/SUBSCRIBE). See
+#: benchmarks/README.md ("burst.py") for how they compare.
+CHANNEL_LAYER = env_str("CHANNEL_LAYER", default="core")
+if CHANNEL_LAYER not in ("core", "pubsub"):
+    raise ImproperlyConfigured("CHANNEL_LAYER is core or pubsub")
+
+if REDIS_URL and CHANNEL_LAYER == "pubsub":
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": REDIS_SOCKET_TIMEOUT,
+                        "max_connections": REDIS_MAX_CONNECTIONS,
+                    }
+                ],
+            },
+        }
+    }
+elif REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
