@@ -31,7 +31,14 @@ class PageWatch:
 
     def add(self, page: Page) -> None:
         page.on("request", lambda request: self.hosts.add(urlsplit(request.url).netloc))
-        page.on("requestfailed", lambda request: self.failed.append(request.url))
+        # A request the page gave up itself as it navigated away (net::ERR_ABORTED, a
+        # favicon still loading, say) is not a failure of the site.
+        page.on(
+            "requestfailed",
+            lambda request: (
+                request.failure != "net::ERR_ABORTED" and self.failed.append(request.url)
+            ),
+        )
         page.on("response", lambda r: r.status >= 400 and self.failed.append(f"{r.status} {r.url}"))
         page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         page.on("pageerror", lambda error: self.errors.append(str(error)))

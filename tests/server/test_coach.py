@@ -186,8 +186,11 @@ async def test_bots_complete_a_game_in_a_room_beside_people() -> None:
     ben = await seat(code, "Ben")
     await ana.send(type="add_bot", level="optimal")
     await ana.send(type="add_bot", level="casual")
-    await ana.expect("joined")
-    await ana.expect("joined")
+    seated = []
+    while len(seated) < 2:  # Ben's own arrival may come first: wait for the two bots.
+        joined = await ana.expect("joined")
+        if joined["data"].get("bot"):
+            seated.append(joined["data"]["bot"])
     await ben.send(type="add_bot", level="casual")
     await ben.expect_error("not_host")
     watcher = await Client(code).connect()
