@@ -20,7 +20,10 @@ def test_it_reports_both_parts_healthy(client, settings):
     assert body["database"]["ok"] is True
     assert body["database"]["vendor"] in {"sqlite", "postgresql"}
     assert body["channel_layer"]["ok"] is True
-    expected_layer = "RedisChannelLayer" if settings.REDIS_URL else "InMemoryChannelLayer"
+    redis_layers = {"core": "RedisChannelLayer", "pubsub": "RedisPubSubChannelLayer"}
+    expected_layer = (
+        redis_layers[settings.CHANNEL_LAYER] if settings.REDIS_URL else "InMemoryChannelLayer"
+    )
     assert body["channel_layer"]["backend"] == expected_layer
     assert response["Cache-Control"].startswith("max-age=0")
 

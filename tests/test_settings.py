@@ -92,10 +92,12 @@ def test_the_default_channel_layer_is_in_memory():
     assert loaded(DEBUG="1")["layer"] == {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 
 
-def test_redis_url_selects_channels_redis():
+def test_channel_layer_core_selects_channels_redis_core_layer():
     from channels_redis.core import RedisChannelLayer
 
-    layer = loaded(DEBUG="1", REDIS_URL="redis://cache.internal:6379/2")["layer"]
+    layer = loaded(DEBUG="1", REDIS_URL="redis://cache.internal:6379/2", CHANNEL_LAYER="core")[
+        "layer"
+    ]
 
     assert layer == {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -115,8 +117,8 @@ def test_redis_url_selects_channels_redis():
     assert layer["CONFIG"]["hosts"][0]["socket_timeout"] > 2 * RedisChannelLayer.brpop_timeout
 
 
-def test_channel_layer_pubsub_selects_the_redis_pub_sub_layer():
-    layer = loaded(DEBUG="1", REDIS_URL="redis://r:6379/2", CHANNEL_LAYER="pubsub")["layer"]
+def test_redis_url_selects_the_redis_pub_sub_layer():
+    layer = loaded(DEBUG="1", REDIS_URL="redis://r:6379/2")["layer"]
 
     assert layer == {
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
@@ -137,8 +139,9 @@ def test_it_refuses_a_channel_layer_it_does_not_know():
 
 def test_the_redis_layers_capacity_is_sized_for_a_whole_process_and_can_be_set():
     # channels-redis bounds one process's inbox, shared by all its consumers (issue 15).
-    default = loaded(DEBUG="1", REDIS_URL="redis://cache.internal:6379/2")["layer"]
-    chosen = loaded(DEBUG="1", REDIS_URL="redis://r:6379/2", CHANNEL_LAYER_CAPACITY="50000")
+    core = {"REDIS_URL": "redis://r:6379/2", "CHANNEL_LAYER": "core"}
+    default = loaded(DEBUG="1", **core)["layer"]
+    chosen = loaded(DEBUG="1", **core, CHANNEL_LAYER_CAPACITY="50000")
 
     assert default["CONFIG"]["capacity"] >= 10_000
     assert chosen["layer"]["CONFIG"]["capacity"] == 50_000
