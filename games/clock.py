@@ -77,6 +77,11 @@ def idle_limit(turn_seconds: int | None) -> timedelta:
     return max(ABANDON_AFTER, timedelta(seconds=2 * (turn_seconds or 0)))
 
 
+def abandoned_at(game: Game, at: datetime) -> datetime:
+    """When ``game`` is abandoned if no person gives a command before (``at``: now)."""
+    return (game.acted_at or game.started_at or at) + idle_limit(game.turn_seconds)
+
+
 @dataclass(frozen=True)
 class Attendance:
     """Who plays the seats beside their players, saved on the game's row as JSON.
@@ -190,8 +195,7 @@ def schedule(
         game.deadline = None
     elif game.deadline is None or restart or turn_key(before) != turn_key(state):
         game.deadline = at + timedelta(seconds=game.turn_seconds)
-    acted = game.acted_at or game.started_at or at
-    wake = [acted + idle_limit(game.turn_seconds)]
+    wake = [abandoned_at(game, at)]
     if game.deadline is not None:
         wake.append(game.deadline)
     if not person or stand_in_on_turn(players, state, attendance):

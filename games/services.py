@@ -759,8 +759,7 @@ def wake(code: str) -> None:
             game.wake_at = None
             game.save(update_fields=["wake_at"])
             return
-        acted = game.acted_at or game.started_at or at
-        if acted + clock.idle_limit(game.turn_seconds) <= at:
+        if clock.abandoned_at(game, at) <= at:
             game.status, game.finished_at = Game.Status.ABANDONED, at
             table.happened.append(events.Abandoned())
         elif game.deadline is not None and game.deadline <= at:
