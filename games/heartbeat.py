@@ -87,7 +87,7 @@ def beat(alive: list[Socket]) -> list[str]:
         ],
         ignore_conflicts=True,  # Another beat of this process wrote it back first.
     )
-    return sorted({s.code for s in lost})
+    return sorted({s.code for s in lost if s.code in games})
 
 
 def sweep() -> list[str]:
@@ -102,16 +102,29 @@ def sweep() -> list[str]:
 
 
 async def keep_alive() -> None:
-    """This process's heartbeat: refresh its sockets, sweep the dead, tell the rooms; forever."""
+    """This process's heartbeat: refresh its sockets, sweep the dead, tell the rooms; forever.
+
+    Each room is told on its own, and a room that could not be told (the database went
+    away between the sweep and the telling) is told on a later beat: the rows are gone
+    by then, so nothing else would ever tell it. A room deleted meanwhile is dropped.
+    """
     from games import outbox, services
 
+    owed: set[str] = set()  # Rooms whose presence changed and that are still to be told.
     while True:
         try:
             alive = list(sockets.values())
-            changed = await outbox.on_database_thread(beat)(alive) if alive else []
-            changed += await outbox.on_database_thread(sweep)()
-            for code in sorted(set(changed)):
-                await outbox.run(services.tell_presence, code)
+            owed.update(await outbox.on_database_thread(beat)(alive) if alive else [])
+            owed.update(await outbox.on_database_thread(sweep)())
         except Exception:  # The database is away, say: beat again later.
             logger.exception("the presence heartbeat failed; trying again")
+        for code in sorted(owed):
+            try:
+                await outbox.run(services.tell_presence, code)
+            except services.CommandError:  # The room is gone: nobody to tell.
+                owed.discard(code)
+            except Exception:
+                logger.exception("could not tell room %s who is here; trying again", code)
+            else:
+                owed.discard(code)
         await asyncio.sleep(HEARTBEAT.total_seconds())

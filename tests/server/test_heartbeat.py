@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
+from django.db import OperationalError
 
 from games import heartbeat, outbox, services
-from games.models import Connection
+from games.models import Connection, Game
 from tests.server.helpers import Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -112,3 +115,60 @@ def test_a_bot_is_always_here() -> None:
     services.add_bot(table.code, table.id("ana"), "optimal")
 
     assert seen(table.code) == [False, True]
+
+
+def test_a_socket_of_a_deleted_room_tells_nobody(fake_clock) -> None:  # type: ignore[no-untyped-def]
+    table = Table("ana", "ben")
+    ana, row, _ = services.arrive(table.code, session_key="session-ana")
+    Game.objects.filter(code=table.code).delete()  # Its rows go with it.
+
+    assert heartbeat.beat([socket(table.code, row, ana)]) == []
+    assert not Connection.objects.exists()
+
+
+class Stop(Exception):
+    """Ends the heartbeat's endless loop in a test."""
+
+
+def test_the_heartbeat_tells_every_room_and_retries_the_ones_it_could_not_tell(
+    fake_clock,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A room that is gone, or that cannot be told this beat, holds up no other room; the
+    one that could not be told is told on the next beat (its rows are swept by then)."""
+    gone, failing, fine = Table("ana", "ben"), Table("cy", "di"), Table("ed", "flo")
+    for table in (failing, fine):
+        services.arrive(table.code, session_key=f"session-{next(iter(table.players))}")
+    ana, ana_row, _ = services.arrive(gone.code, session_key="session-ana")
+    Game.objects.filter(code=gone.code).delete()
+    fake_clock.advance(heartbeat.EXPIRY.total_seconds() + 1)  # Cy's and Ed's process died.
+
+    told: list[str] = []
+    failed_once: list[str] = []
+    real_run = outbox.run
+
+    async def run(command, code):  # type: ignore[no-untyped-def]
+        if code == failing.code and not failed_once:
+            failed_once.append(code)
+            raise OperationalError("the database went away")
+        await real_run(command, code)
+        told.append(code)
+
+    beats = 0
+
+    async def sleep(seconds: float) -> None:
+        nonlocal beats
+        beats += 1
+        if beats == 2:
+            raise Stop
+
+    monkeypatch.setattr(outbox, "run", run)
+    monkeypatch.setattr(heartbeat.asyncio, "sleep", sleep)
+    monkeypatch.setitem(heartbeat.sockets, ana_row, socket(gone.code, ana_row, ana))
+
+    with pytest.raises(Stop):
+        asyncio.run(heartbeat.keep_alive())
+
+    assert sorted(told) == sorted([fine.code, failing.code])
+    assert told[-1] == failing.code  # On the second beat.
+    assert seen(failing.code) == [False, False]
