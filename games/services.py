@@ -89,6 +89,10 @@ class Table:
     state: rules.Game | None
     #: The events the command caused, in order, saved and broadcast by :func:`_save`.
     happened: list[events.Event] = field(default_factory=list)
+    #: The game just after each event of play in :attr:`happened`, by its index there: a
+    #: command may make several (the clock plays a whole turn), and each event's message
+    #: shows the game as that event left it.
+    after: dict[int, rules.Game] = field(default_factory=dict)
     #: The game in play as it was read (or last saved), before this command.
     before: rules.Game | None = None
 
@@ -185,6 +189,8 @@ class Table:
         if by is not None and isinstance(made, marked):
             made = dataclasses.replace(made, by=by)
         self.happened += [made, *more]
+        for index in range(len(self.happened) - len(progress.events), len(self.happened)):
+            self.after[index] = progress.game
 
     def bot_on_turn(self) -> bool:
         """Whether a bot is on turn (a bot's seat, or a bot standing in for an away player):
@@ -316,13 +322,13 @@ def _save(table: Table, *, in_one_statement: bool = False) -> bool:
         )
     names = table.names
     messages = [
-        presentation.event_message(seq, event, now, names, state)
-        for (seq, _, _), event in zip(rows, table.happened, strict=True)
+        presentation.event_message(seq, event, now, names, table.after.get(index, state))
+        for index, ((seq, _, _), event) in enumerate(zip(rows, table.happened, strict=True))
     ]
     if game.deadline != deadline:  # The clock changed: the last message says how.
         messages[-1]["clock"] = clock.clock_json(game, state, now)
     bot = table.bot_on_turn()
-    table.happened = []
+    table.happened, table.after = [], {}
     kept = table.copy()
     code = game.code
 

@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 
-from games import bots, clock, outbox, rules, services, watch
+from games import bots, clock, outbox, presentation, rules, services, watch
 from games.models import Game, GameEvent
 from games.replay import replay
 from games.services import CommandError
@@ -133,6 +133,22 @@ def test_when_the_time_runs_out_the_clock_plays_the_turn_once(fake_clock) -> Non
     assert table.game.deadline == fake_clock.at + timedelta(seconds=TURN)
     assert table.game.attendance == {"ran_out": {str(table.seats()[late]): 1}}
     assert_replays(table)
+
+
+def test_each_event_the_clock_makes_goes_out_as_the_game_was_after_it(fake_clock) -> None:  # type: ignore[no-untyped-def]
+    """The clock's rolls and score are saved at once, but each message shows the game as
+    that event left it (rolls left, options), as the export replays it."""
+    table = started("ana", "ben")
+    fake_clock.until(table.game.deadline)
+
+    with outbox.collecting() as sent:
+        services.wake(table.code)
+
+    told = [m for _, handler, messages in sent.sends if handler == "game.event" for m in messages]
+    rolls = [m["data"] for m in told if m["kind"] == "rolled"]
+    assert [roll["rolls_left"] for roll in rolls] == [2, 1, 0][: len(rolls)]
+    logged = presentation.log_json(services.log(table.code))
+    assert [m["data"] for m in told] == [e["data"] for e in logged[-len(told) :]]
 
 
 def test_the_clock_finishes_a_turn_the_player_began(fake_clock, fixed_dice) -> None:  # type: ignore[no-untyped-def]
