@@ -383,6 +383,13 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 self.version = version
                 await self.send(text_data=text)
 
+    async def layer_reconnected(self, message: dict[str, Any]) -> None:
+        """Redis is back after an outage (:mod:`games.layers`): what this socket missed
+        meanwhile is in a fresh snapshot."""
+        if self.connection_id is not None:  # It had arrived: it has a room to catch up on.
+            with contextlib.suppress(*UNAVAILABLE):  # The client asks again if need be.
+                await self.send_snapshot()
+
     async def game_presence(self, message: dict[str, Any]) -> None:
         for text in message["texts"]:
             await self.send(text_data=text)

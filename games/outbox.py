@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import weakref
 import zlib
@@ -31,8 +32,11 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
+from redis.exceptions import RedisError
 
 from games.models import room_group
+
+logger = logging.getLogger(__name__)
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -57,8 +61,16 @@ class Outbox:
         for code, handler, messages in self.sends:
             if handler == PRESENCE and messages:
                 tell_presence_soon(code, messages[-1])
-            else:
+                continue
+            try:
                 await send(code, handler, messages)
+            except (RedisError, OSError) as error:  # The change stands: not the caller's error.
+                logger.warning(
+                    "room %s missed news of a committed change (%s); its sockets catch up "
+                    "from the snapshot each is sent when Redis is back",
+                    code,
+                    error,
+                )
         if self.bots:
             from games import bots  # The bots call the services, which use this module.
 
@@ -192,13 +204,37 @@ def _background(coroutine: Coroutine[Any, Any, None]) -> None:
 _room_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
 
+#: How long a message about a committed change waits for the channel layer to answer
+#: (Redis restarting), in seconds, before the command is answered ``unavailable``.
+SEND_PATIENCE = 5.0
+#: Seconds between two tries.
+SEND_RETRY = 0.25
+
+
 async def send(code: str, handler: str, messages: list[dict[str, Any]]) -> None:
-    """Send ``messages`` to everyone in room ``code``, after any this process sent it before."""
+    """Send ``messages`` to everyone in room ``code``, after any this process sent it before.
+
+    The messages tell of changes already committed: while Redis is away they are tried
+    again for :data:`SEND_PATIENCE` seconds. Past that the error goes to the caller
+    (:meth:`Outbox.deliver` logs it: the command was applied all the same); the
+    sockets catch up from the snapshot each is sent when Redis is back
+    (:mod:`games.layers`).
+    """
     lock = _room_locks.get(code)
     if lock is None:
         lock = _room_locks[code] = asyncio.Lock()
     async with lock:
-        await _group_send(code, handler, messages)
+        loop = asyncio.get_running_loop()
+        give_up_at = loop.time() + SEND_PATIENCE
+        while True:
+            try:
+                await _group_send(code, handler, messages)
+                return
+            except (RedisError, OSError) as error:
+                if loop.time() >= give_up_at:
+                    raise
+                logger.warning("could not tell room %s (%s); trying again", code, error)
+            await asyncio.sleep(SEND_RETRY)
 
 
 async def _group_send(code: str, handler: str, messages: list[dict[str, Any]]) -> None:

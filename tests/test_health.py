@@ -20,7 +20,7 @@ def test_it_reports_both_parts_healthy(client, settings):
     assert body["database"]["ok"] is True
     assert body["database"]["vendor"] in {"sqlite", "postgresql"}
     assert body["channel_layer"]["ok"] is True
-    redis_layers = {"core": "RedisChannelLayer", "pubsub": "RedisPubSubChannelLayer"}
+    redis_layers = {"core": "RedisChannelLayer", "pubsub": "PubSubChannelLayer"}
     expected_layer = (
         redis_layers[settings.CHANNEL_LAYER] if settings.REDIS_URL else "InMemoryChannelLayer"
     )

@@ -178,7 +178,7 @@ if CHANNEL_LAYER not in ("core", "pubsub"):
 if REDIS_URL and CHANNEL_LAYER == "pubsub":
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "games.layers.PubSubChannelLayer",
             "CONFIG": {
                 "hosts": [
                     {

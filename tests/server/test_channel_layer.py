@@ -14,6 +14,11 @@ import asyncio
 
 import pytest
 from channels.layers import get_channel_layer
+from django.conf import settings
+from redis.asyncio import Redis
+
+from games import layers
+from games.layers import PubSubChannelLayer
 
 pytestmark = pytest.mark.asyncio
 
@@ -60,3 +65,35 @@ async def test_hundreds_of_rooms_sending_at_once_all_get_their_event() -> None:
     finally:
         if hasattr(layer, "flush"):
             await layer.flush()
+
+
+@pytest.mark.skipif(
+    "PubSubChannelLayer" not in settings.CHANNEL_LAYERS["default"]["BACKEND"],
+    reason="the pub/sub layer over Redis",
+)
+async def test_the_pub_sub_layer_tells_every_channel_when_its_redis_connection_comes_back() -> None:
+    """Redis drops the layer's subscriber connection (as a restart does): once it reads
+    again, every channel of the process gets ``layer.reconnected``, and the groups work."""
+    layer = PubSubChannelLayer(hosts=[settings.REDIS_URL])
+    channels = [await layer.new_channel() for _ in range(2)]
+    for channel in channels:
+        await layer.group_add("test-reconnected", channel)
+    redis = Redis.from_url(settings.REDIS_URL)
+    try:
+        await layer.group_send("test-reconnected", {"type": "game.event", "version": 1})
+        for channel in channels:
+            assert (await asyncio.wait_for(layer.receive(channel), 5))["version"] == 1
+        shard = layer._get_layer()._shards[0]
+        host, port = shard._pubsub.connection._writer.get_extra_info("sockname")[:2]
+
+        assert await redis.client_kill_filter(_id=None, addr=f"{host}:{port}") == 1
+
+        for channel in channels:
+            news = await asyncio.wait_for(layer.receive(channel), 10)
+            assert news == {"type": layers.RECONNECTED}
+        await layer.group_send("test-reconnected", {"type": "game.event", "version": 2})
+        for channel in channels:  # Subscribed again: the room's events come as before.
+            assert (await asyncio.wait_for(layer.receive(channel), 5))["version"] == 2
+    finally:
+        await redis.aclose()
+        await layer.flush()

@@ -19,8 +19,8 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.db import OperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from games import bots, consumers, rules, services, shutdown
-from games.models import Game
+from games import bots, consumers, layers, rules, services, shutdown
+from games.models import Game, room_group
 from games.strategy.engine import load
 from tests.server.helpers import SOLO, fingerprint
 from yahtzee_site.asgi import application
@@ -617,6 +617,25 @@ async def test_a_socket_outlives_a_channel_layer_that_fails_for_a_moment(  # typ
     ]
     assert "two" in said or (await watcher.expect("chat"))["data"]["text"] == "two"
     assert failures["left"] == 0
+    for client in (alice, bob, watcher):
+        await client.close()
+
+
+async def test_when_redis_is_back_every_socket_gets_a_snapshot_of_what_it_missed(  # type: ignore[no-untyped-def]
+    fixed_dice,
+) -> None:
+    """Events published while Redis was away are lost to pub/sub; the layer says it is
+    back (games.layers) and each socket is sent the room as it is now."""
+    code, alice, bob, watcher = await started_table(fixed_dice)
+    now = await snapshot(code)
+    layer = get_channel_layer()
+
+    await layer.group_send(room_group(code), {"type": layers.RECONNECTED})
+
+    for client, seat in ((alice, 0), (bob, 1), (watcher, None)):
+        caught_up = await client.expect("snapshot")
+        assert caught_up["version"] == now["version"]
+        assert (caught_up["you"] or {}).get("seat") == seat
     for client in (alice, bob, watcher):
         await client.close()
 

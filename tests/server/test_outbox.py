@@ -5,8 +5,10 @@ from __future__ import annotations
 import threading
 
 import pytest
+from redis.exceptions import ConnectionError as RedisConnectionError
 
-from games import outbox
+from games import bots, outbox
+from games.models import room_group
 
 
 @pytest.fixture
@@ -45,3 +47,59 @@ async def test_with_one_database_thread_commands_go_to_channels_own(settings) ->
         return threading.current_thread().name
 
     assert not (await outbox.run(where, "game-7")).startswith("database-")
+
+
+class FlakyLayer:
+    """A channel layer whose Redis is away for the first ``failures`` sends."""
+
+    def __init__(self, failures: int) -> None:
+        self.failures = failures
+        self.sent: list[tuple[str, dict[str, object]]] = []
+
+    async def group_send(self, group: str, message: dict[str, object]) -> None:
+        if self.failures:
+            self.failures -= 1
+            raise RedisConnectionError("Error 111 connecting to 127.0.0.1:6379")
+        self.sent.append((group, message))
+
+
+@pytest.mark.asyncio
+async def test_news_of_a_committed_change_waits_for_redis_to_come_back(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    layer = FlakyLayer(failures=3)
+    monkeypatch.setattr(outbox, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(outbox, "SEND_RETRY", 0.01)
+
+    await outbox.send("abc", "game.event", [{"version": 7}])
+
+    assert layer.sent == [
+        (room_group("abc"), {"type": "game.event", "versions": [7], "texts": ['{"version": 7}']})
+    ]
+
+
+@pytest.mark.asyncio
+async def test_past_its_patience_the_sender_hears_of_the_outage(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    layer = FlakyLayer(failures=1000)
+    monkeypatch.setattr(outbox, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(outbox, "SEND_RETRY", 0.01)
+    monkeypatch.setattr(outbox, "SEND_PATIENCE", 0.05)
+
+    with pytest.raises(RedisConnectionError):
+        await outbox.send("abc", "game.event", [{"version": 7}])
+    assert layer.sent == []
+
+
+@pytest.mark.asyncio
+async def test_a_command_whose_news_cannot_go_out_still_succeeds_and_its_bot_starts(  # type: ignore[no-untyped-def]
+    monkeypatch,
+) -> None:
+    layer = FlakyLayer(failures=1000)
+    kicked: list[str] = []
+    monkeypatch.setattr(outbox, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(outbox, "SEND_RETRY", 0.01)
+    monkeypatch.setattr(outbox, "SEND_PATIENCE", 0.05)
+    monkeypatch.setattr(bots, "kick", kicked.append)
+    box = outbox.Outbox(sends=[("abc", "game.event", [{"version": 7}])], bots=["abc"])
+
+    await box.deliver()  # Raises nothing: the change was committed.
+
+    assert (layer.sent, kicked) == ([], ["abc"])
