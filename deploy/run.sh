@@ -2,7 +2,9 @@
 # The production shape of Yahtzee Live on one machine: nginx in front of several Daphne
 # processes that share PostgreSQL and Redis. It starts PostgreSQL and Redis when they
 # are not answering (as .ci/run does), migrates, collects the static files, starts
-# DAPHNES Daphne processes and nginx, and stops them all on Ctrl-C or SIGTERM.
+# DAPHNES Daphne processes and nginx, and stops them all on Ctrl-C or SIGTERM. A Daphne
+# that dies (a crash, kill -9) is started again on its port a second later, as a
+# service manager would (systemd's Restart=always); its pid is in RUN_DIR/daphne-PORT.pid.
 #
 #   bash deploy/run.sh                      # http://127.0.0.1:8080/, two Daphnes
 #   DAPHNES=4 PORT=9000 bash deploy/run.sh
@@ -61,27 +63,48 @@ export SECURE_SSL_REDIRECT="${SECURE_SSL_REDIRECT:-false}"
 export SECURE_HSTS_SECONDS="${SECURE_HSTS_SECONDS:-0}"
 export CLIENT_ADDRESS_HEADER="${CLIENT_ADDRESS_HEADER:-X-Real-IP}"  # Set by nginx below.
 
-source scripts/setup-venv.sh ""
+# Inside an activated virtual environment (the fault tests' own), use it as it is.
+[ -n "${VIRTUAL_ENV:-}" ] || source scripts/setup-venv.sh ""
 python manage.py migrate --noinput
 python manage.py collectstatic --noinput --verbosity 0
 python -m games.strategy  # The strategy tables, once, before any process needs them.
 
-pids=()
+rm -f "$run/stopping"
+keepers=()
 stop() {
   trap - INT TERM EXIT
+  touch "$run/stopping"  # The keepers below start nothing more.
   [ -f "$run/nginx.pid" ] && kill -QUIT "$(cat "$run/nginx.pid")" 2>/dev/null || true
   # Each Daphne closes its sockets with 1012 and leaves within 5 s (games/shutdown.py).
-  [ "${#pids[@]}" -gt 0 ] && kill -TERM "${pids[@]}" 2>/dev/null || true
+  for pidfile in "$run"/daphne-*.pid; do
+    [ -f "$pidfile" ] && kill -TERM "$(cat "$pidfile")" 2>/dev/null || true
+  done
   wait || true
+  rm -f "$run"/daphne-*.pid
 }
 trap stop INT TERM EXIT
+
+# One Daphne on port $1, started again whenever it dies, until stop() says stopping.
+keep_daphne() {
+  local daphne_port="$1"
+  trap - INT TERM EXIT
+  while [ ! -e "$run/stopping" ]; do
+    daphne --bind 127.0.0.1 --port "$daphne_port" --proxy-headers \
+      yahtzee_site.asgi:application >>"$run/daphne-$daphne_port.log" 2>&1 &
+    echo "$!" >"$run/daphne-$daphne_port.pid"
+    wait "$!" && status=0 || status=$?
+    [ -e "$run/stopping" ] && break
+    echo "$(date -u +%FT%TZ) Daphne on port $daphne_port exited ($status); starting it again" \
+      >>"$run/daphne-$daphne_port.log"
+    sleep 1
+  done
+}
 
 upstreams=""
 for n in $(seq 0 $((daphnes - 1))); do
   daphne_port=$((first_daphne + n))
-  daphne --bind 127.0.0.1 --port "$daphne_port" --proxy-headers \
-    yahtzee_site.asgi:application >"$run/daphne-$daphne_port.log" 2>&1 &
-  pids+=("$!")
+  keep_daphne "$daphne_port" &
+  keepers+=("$!")
   upstreams+="        server 127.0.0.1:$daphne_port max_fails=1 fail_timeout=5s;"$'\n'
 done
 for n in $(seq 0 $((daphnes - 1))); do wait_for_port $((first_daphne + n)); done
@@ -93,4 +116,4 @@ sed -e "s|@RUN@|$run|g" -e "s|@LISTEN@|127.0.0.1:$port|g" \
 nginx -t -q -p "$run" -c "$run/nginx.conf" -g "user $(id -un);"
 nginx -p "$run" -c "$run/nginx.conf" -g "user $(id -un);"
 echo "Yahtzee Live is at http://127.0.0.1:$port/ ($daphnes Daphne processes behind nginx; logs in $run)"
-wait "${pids[@]}"
+wait "${keepers[@]}"

@@ -1,0 +1,296 @@
+"""Games played through the front door as browsers play them, whatever the server goes through.
+
+A :class:`Seat` plays one person's seat against an Optimal bot, with a watcher
+looking on (:class:`Watcher`). Both behave as the room's page does: when the
+socket closes they open a new one (at once after a 1012 or 1013, the server's
+"come back", else after a short pause), show the seat's token again
+(``resume``), and carry on from the snapshot. A refused command (``stale``, or
+``unavailable`` while a service is away) is answered with a fresh snapshot. Every
+event either of them is sent is kept, to be checked against the game's export.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import websockets
+from websockets.typing import Origin
+
+Message = dict[str, Any]
+
+#: Errors a command may meet while services come and go; any other is a failure.
+EXPECTED_ERRORS = {"stale", "unavailable", "not_your_turn"}
+#: The page's own limit is 30 messages at once and 10 a second per socket.
+RATE_PER_SECOND = 8.0
+
+
+def post_json(url: str, body: Message) -> Message:
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json", "Origin": url.split("/api/")[0]},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return dict(json.loads(response.read()))
+
+
+def get_json(url: str) -> Message:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return dict(json.loads(response.read()))
+
+
+@dataclass
+class Record:
+    """What one client lived through."""
+
+    #: Every event it was sent, by version (an event sent twice must be the same event).
+    events: dict[int, Message] = field(default_factory=dict)
+    #: The same version sent with two different contents: must stay empty.
+    conflicts: list[tuple[Message, Message]] = field(default_factory=list)
+    #: How its sockets ended (close codes), and how its attempts to open one were refused.
+    closes: Counter[str] = field(default_factory=Counter)
+    refusals: Counter[str] = field(default_factory=Counter)
+    #: Errors answered to its commands, by code.
+    errors: Counter[str] = field(default_factory=Counter)
+    #: Seconds from losing a socket to holding a snapshot again, one per reconnection.
+    reconnects: list[float] = field(default_factory=list)
+    #: Commands whose socket closed before their answer came: the server may or may not
+    #: have applied them, and the snapshot after the reconnection says which.
+    in_doubt: int = 0
+
+    def keep(self, event: Message) -> None:
+        fact = {"kind": event["kind"], "data": event["data"]}
+        earlier = self.events.setdefault(event["version"], fact)
+        if earlier != fact:
+            self.conflicts.append((earlier, fact))
+
+
+class Client:
+    """One socket at a time to a room, opened again whenever it closes, until :meth:`stop`."""
+
+    def __init__(self, url: str, code: str, token: str | None = None) -> None:
+        self.url = url
+        self.code = code
+        self.token = token
+        self.record = Record()
+        self.ws: websockets.ClientConnection | None = None
+        self.version = 0  # The newest version this client has seen.
+        self.stopping = False
+        self.connected = asyncio.Event()
+        self._tokens = 20.0
+        self._refilled = time.monotonic()
+        self._lost_at: float | None = None
+
+    async def run(self) -> None:
+        """Keep a socket open and handle what comes, until stopped."""
+        ws_url = "ws" + self.url.removeprefix("http") + f"/ws/games/{self.code}/"
+        pause = 0.0
+        while not self.stopping:
+            await asyncio.sleep(pause)
+            try:
+                ws = await websockets.connect(ws_url, origin=Origin(self.url), open_timeout=10)
+            except websockets.InvalidStatus as error:
+                self.record.refusals[f"HTTP {error.response.status_code}"] += 1
+                pause = 0.2 if error.response.status_code == 503 else 1.0
+                continue
+            except (OSError, TimeoutError, websockets.InvalidHandshake) as error:
+                self.record.refusals[type(error).__name__] += 1
+                pause = 0.5
+                continue
+            self.ws = ws
+            try:
+                if self.token:
+                    await self.send(type="resume", token=self.token)
+                async for text in ws:
+                    await self.handle(json.loads(text))
+                code = ws.close_code
+            except websockets.ConnectionClosed as closed:
+                code = closed.rcvd.code if closed.rcvd else 1006
+            finally:
+                self.ws = None
+                self.connected.clear()
+                self.forget()
+            if self.stopping:
+                break
+            self.record.closes[str(code)] += 1
+            self._lost_at = time.monotonic()
+            # As the page does: at once when the server asks to come back, else soon.
+            pause = 0.0 if code in (1012, 1013) else 0.3 + random.random() * 0.4
+
+    async def stop(self) -> None:
+        self.stopping = True
+        if self.ws is not None:
+            await self.ws.close()
+
+    async def send(self, **message: Any) -> bool:
+        """Send one message (at the page's pace); ``False`` if the socket is gone."""
+        now = time.monotonic()
+        self._tokens = min(20.0, self._tokens + (now - self._refilled) * RATE_PER_SECOND)
+        self._refilled = now
+        if self._tokens < 1:
+            await asyncio.sleep((1 - self._tokens) / RATE_PER_SECOND)
+            self._tokens = 1
+        self._tokens -= 1
+        ws = self.ws
+        if ws is None:
+            return False
+        try:
+            await ws.send(json.dumps(message))
+        except websockets.ConnectionClosed:
+            return False
+        return True
+
+    async def handle(self, message: Message) -> None:
+        kind = message["type"]
+        if kind == "snapshot":
+            if self._lost_at is not None:
+                self.record.reconnects.append(time.monotonic() - self._lost_at)
+                self._lost_at = None
+            self.version = message["version"]
+            self.connected.set()
+            await self.on_snapshot(message)
+        elif kind == "event":
+            self.record.keep(message)
+            if message["version"] != self.version + 1:
+                await self.send(type="snapshot")  # A gap: catch up from a snapshot.
+            self.version = max(self.version, message["version"])
+            await self.on_event(message)
+        elif kind == "error":
+            self.record.errors[message.get("code", "?")] += 1
+            self.forget()
+            await self.send(type="snapshot")
+
+    def forget(self) -> None:
+        """A command of this client's may not have been applied: act again from the snapshot."""
+
+    async def on_snapshot(self, snapshot: Message) -> None:
+        """A watcher only looks."""
+
+    async def on_event(self, event: Message) -> None:
+        """A watcher only looks."""
+
+
+class Watcher(Client):
+    """Looks on, without a seat."""
+
+
+class Seat(Client):
+    """A person's seat: rolls up to three times, keeping the most common face, and scores
+    the box that gives most, a little after each news, as a quick player does."""
+
+    def __init__(self, url: str, code: str, token: str, seat: int, think: float) -> None:
+        super().__init__(url, code, token)
+        self.seat = seat
+        self.think = think
+        self.finished = asyncio.Event()
+        self._acted_at = -1  # The version of the play this seat last acted on.
+
+    def forget(self) -> None:
+        self._acted_at = -1
+
+    async def on_snapshot(self, snapshot: Message) -> None:
+        if snapshot["game"]["status"] != "playing":
+            if snapshot["game"]["status"] in ("finished", "abandoned"):
+                self.finished.set()
+            return
+        turn = snapshot["turn"]
+        if turn is not None and turn["seat"] == self.seat:
+            await self.act(snapshot["version"], turn["rolls_left"], turn["dice"], turn["options"])
+
+    async def on_event(self, event: Message) -> None:
+        data = event["data"]
+        if event["kind"] == "finished":
+            self.finished.set()
+        elif event["kind"] == "scored" and data["next"] == self.seat:
+            await self.act(event["version"], 3, None, {})
+        elif event["kind"] == "rolled" and data["seat"] == self.seat:
+            await self.act(event["version"], data["rolls_left"], data["dice"], data["options"])
+        elif event["kind"] in ("roll_off", "started", "back", "away"):
+            await self.send(type="snapshot")  # Whose turn it is now: the snapshot says.
+
+    async def act(
+        self, version: int, rolls_left: int, dice: list[int] | None, options: dict[str, int]
+    ) -> None:
+        if version <= self._acted_at or version < self.version:
+            return  # Acted on this play already, or it is not the newest.
+        self._acted_at = version
+        await asyncio.sleep(self.think * (0.5 + random.random()))
+        if dice is None or (rolls_left > 0 and max(options.values(), default=0) < 25):
+            keep = most_common(dice) if dice is not None else []
+            sent = await self.send(type="roll", hold=keep, version=version)
+        else:
+            best = max(options, key=lambda box: options[box])
+            sent = await self.send(type="score", category=best, version=version)
+        if not sent:
+            self.record.in_doubt += 1
+
+
+def most_common(dice: list[int]) -> list[int]:
+    """The positions of the dice showing the most common face (the highest on a tie)."""
+    face = max(Counter(dice).items(), key=lambda item: (item[1], item[0]))[0]
+    return [i for i, die in enumerate(dice) if die == face][:4]
+
+
+@dataclass
+class Game:
+    """One room: a person's seat against an Optimal bot, and a watcher."""
+
+    code: str
+    seat: Seat
+    watcher: Watcher
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+
+
+async def open_game(url: str, number: int, think: float) -> Game:
+    """Open a room through the API, seat an Optimal bot, start it, and put a watcher in."""
+    created = await asyncio.to_thread(
+        post_json, f"{url}/api/games/", {"name": f"Player {number}", "seats": 2}
+    )
+    code = created["code"]
+    seat = Seat(url, code, created["token"], created["seat"], think)
+    watcher = Watcher(url, code)
+    game = Game(code, seat, watcher)
+    game.tasks = [asyncio.create_task(seat.run()), asyncio.create_task(watcher.run())]
+    await asyncio.wait_for(seat.connected.wait(), 30)
+    await seat.send(type="add_bot", level="optimal")
+    while True:  # Until the room shows the bot seated.
+        snapshot = await asyncio.to_thread(get_json, f"{url}/api/games/{code}/")
+        if len(snapshot["players"]) == 2:
+            break
+        await asyncio.sleep(0.1)
+    await seat.send(type="start", version=snapshot["version"], id="start")
+    await asyncio.wait_for(watcher.connected.wait(), 30)
+    return game
+
+
+async def close_game(game: Game) -> None:
+    for client in (game.seat, game.watcher):
+        await client.stop()
+    await asyncio.gather(*game.tasks, return_exceptions=True)
+
+
+def export(url: str, code: str) -> Message:
+    return get_json(f"{url}/g/{code}/export.json")
+
+
+def lost_or_changed(game: Game, exported: Message) -> list[str]:
+    """The events the seat or the watcher was sent that the game's log does not hold as sent."""
+    logged = {e["seq"]: {"kind": e["kind"], "data": e["data"]} for e in exported["events"]}
+    problems = []
+    for client in (game.seat, game.watcher):
+        for version, fact in sorted(client.record.events.items()):
+            if (entry := logged.get(version)) != fact:
+                problems.append(f"{game.code} v{version}: sent {fact}, logged {entry}")
+        problems += [
+            f"{game.code}: one version, two events: {a} / {b}" for a, b in client.record.conflicts
+        ]
+    return problems
