@@ -19,10 +19,13 @@ import urllib.error
 import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import websockets
 from websockets.typing import Origin
+
+if TYPE_CHECKING:
+    from tests.faults.stack import Stack
 
 Message = dict[str, Any]
 
@@ -240,7 +243,7 @@ def most_common(dice: list[int]) -> list[int]:
     return [i for i, die in enumerate(dice) if die == face][:4]
 
 
-@dataclass
+@dataclass(eq=False)  # Each room is itself: kept in sets by the soak.
 class Game:
     """One room: a person's seat against an Optimal bot, and a watcher."""
 
@@ -294,3 +297,68 @@ def lost_or_changed(game: Game, exported: Message) -> list[str]:
             f"{game.code}: one version, two events: {a} / {b}" for a, b in client.record.conflicts
         ]
     return problems
+
+
+class Report:
+    """What the browsers lived through, added up over the games."""
+
+    def __init__(self, games: list[Game]) -> None:
+        clients = [c for g in games for c in (g.seat, g.watcher)]
+        self.closes: Counter[str] = sum((c.record.closes for c in clients), Counter())
+        self.refusals: Counter[str] = sum((c.record.refusals for c in clients), Counter())
+        self.errors: Counter[str] = sum((c.record.errors for c in clients), Counter())
+        self.reconnects = sorted(r for c in clients for r in c.record.reconnects)
+        self.in_doubt = sum(c.record.in_doubt for c in clients)
+
+    def __str__(self) -> str:
+        return (
+            f"closes {dict(self.closes)}, refusals {dict(self.refusals)}, errors "
+            f"{dict(self.errors)}, {len(self.reconnects)} reconnections "
+            f"(p50 {self.reconnect(0.5)} s, p99 {self.reconnect(0.99)} s, "
+            f"max {self.reconnect(1.0)} s), {self.in_doubt} commands in doubt"
+        )
+
+    def reconnect(self, quantile: float) -> str:
+        """The time from losing a socket to a snapshot on a new one, at ``quantile``."""
+        times = self.reconnects
+        if not times:
+            return "-"
+        return f"{times[min(len(times) - 1, int(quantile * len(times)))]:.2f}"
+
+
+@dataclass
+class Findings:
+    """What the record and the rooms say once everything has settled."""
+
+    #: Games whose log does not replay to their tables, or that did not finish.
+    unsound: list[str]
+    #: Events a browser was sent that the log does not hold as sent.
+    lost: list[str]
+    #: Rooms whose presence was still wrong when the wait for it ran out.
+    wrong_presence: list[Message]
+    #: Seconds from settling to every room's presence being right (``None``: never).
+    presence_after: float | None
+
+
+async def settle_and_check(site: Stack, games: list[Game], *, within: float) -> Findings:
+    """Once every game has finished and every socket is back: wait up to ``within`` seconds
+    for each room to show its person's seat connected and one watcher, then audit the
+    logs (``manage.py audit_games``) and compare every event sent with the export."""
+    codes = [game.code for game in games]
+    settled = time.monotonic()
+    while True:
+        audits = await asyncio.to_thread(site.audit, codes)
+        wrong = [a for a in audits if (a["connected"], a["watchers"]) != ([True, True], 1)]
+        waited = time.monotonic() - settled
+        if not wrong or waited > within:
+            break
+        await asyncio.sleep(1)
+    unsound = [
+        f"{a['code']}: {a['status']}, {a['problems']}"
+        for a in audits
+        if a["problems"] or a["status"] != "finished"
+    ]
+    lost = []
+    for game in games:
+        lost += lost_or_changed(game, await asyncio.to_thread(export, site.url, game.code))
+    return Findings(unsound, lost, wrong, None if wrong else waited)

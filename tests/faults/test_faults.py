@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-import statistics
 import time
-from collections import Counter
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -66,31 +64,8 @@ def test_postgres_restarted(site: stack.Stack) -> None:
     assert not report.closes, "a socket was closed while PostgreSQL was away"
 
 
-class Report:
-    """What the browsers lived through, added up over the games."""
-
-    def __init__(self, games: list[play.Game]) -> None:
-        clients = [c for g in games for c in (g.seat, g.watcher)]
-        self.closes: Counter[str] = sum((c.record.closes for c in clients), Counter())
-        self.refusals: Counter[str] = sum((c.record.refusals for c in clients), Counter())
-        self.errors: Counter[str] = sum((c.record.errors for c in clients), Counter())
-        self.reconnects = sorted(r for c in clients for r in c.record.reconnects)
-        self.in_doubt = sum(c.record.in_doubt for c in clients)
-
-    def __str__(self) -> str:
-        times = self.reconnects
-        p50 = f"{statistics.median(times):.2f}" if times else "-"
-        worst = f"{times[-1]:.2f}" if times else "-"
-        return (
-            f"closes {dict(self.closes)}, refusals {dict(self.refusals)}, errors "
-            f"{dict(self.errors)}, {len(times)} reconnections (p50 {p50} s, max {worst} s), "
-            f"{self.in_doubt} commands in doubt"
-        )
-
-
-async def games_through(site: stack.Stack, fault: Callable[[], None]) -> Report:
+async def games_through(site: stack.Stack, fault: Callable[[], None]) -> play.Report:
     games = list(await asyncio.gather(*(play.open_game(site.url, n, THINK) for n in range(GAMES))))
-    codes = [game.code for game in games]
     try:
         deadline = time.monotonic() + 60
         while min(game.seat.version for game in games) < FAULT_AT_VERSION:
@@ -102,24 +77,12 @@ async def games_through(site: stack.Stack, fault: Callable[[], None]) -> Report:
         await asyncio.wait_for(asyncio.gather(*finished), 240)
         back = [c.connected.wait() for g in games for c in (g.seat, g.watcher)]
         await asyncio.wait_for(asyncio.gather(*back), 60)
-        settled = time.monotonic()
+        findings = await play.settle_and_check(site, games, within=PRESENCE_WITHIN)
 
-        while True:  # Presence heals within PRESENCE_WITHIN of settling.
-            audits = await asyncio.to_thread(site.audit, codes)
-            wrong = [a for a in audits if (a["connected"], a["watchers"]) != ([True, True], 1)]
-            if not wrong:
-                break
-            assert time.monotonic() - settled < PRESENCE_WITHIN, f"presence still wrong: {wrong}"
-            await asyncio.sleep(1)
-
-        assert [a["problems"] for a in audits] == [[] for _ in audits]
-        assert {a["status"] for a in audits} == {"finished"}
-        problems = []
-        for game in games:
-            exported = await asyncio.to_thread(play.export, site.url, game.code)
-            problems += play.lost_or_changed(game, exported)
-        assert problems == [], "\n".join(problems[:4])
-        report = Report(games)
+        assert findings.wrong_presence == [], "presence still wrong"
+        assert findings.unsound == []
+        assert findings.lost == [], "\n".join(findings.lost[:4])
+        report = play.Report(games)
         assert set(report.errors) <= play.EXPECTED_ERRORS, report
         print(f"\n{site.faults[-1][0]}: {report}")
         return report

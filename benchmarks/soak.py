@@ -1,0 +1,162 @@
+"""A soak: games for ten minutes in the production shape, with a fault every two minutes.
+
+It brings up the fault tests' stack (``tests/faults/stack.py``: nginx, two Daphne
+processes run by ``deploy/run.sh``, a private PostgreSQL and Redis on ports of
+their own) and keeps ``--games`` games going at once, each a person's seat
+against an Optimal bot with a watcher (``tests/faults/play.py``), opening a new
+one whenever one ends. Every ``--fault-every`` seconds it breaks something, in
+turn: kill -9 a Daphne, restart Redis, restart PostgreSQL. After ``--minutes`` it
+opens no more games, lets the last ones finish, and prints:
+
+- games finished, and games whose log does not replay to their tables
+  (``manage.py audit_games``: a move lost or applied twice shows there);
+- events a browser was sent that the log does not hold as sent;
+- reconnections: how many, and the time from a lost socket to a snapshot on
+  the next one (p50, p99, max); refusals and errors met on the way;
+- rooms whose presence was still wrong 30 s after everything settled;
+- CPU time of this client and of the server's processes, and the load average.
+
+It asserts nothing. Run it as root (the private PostgreSQL runs as ``postgres``)::
+
+    .venv/bin/python benchmarks/soak.py --minutes 10 --fault-every 120
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.faults import play, stack
+
+
+def cpu_seconds(roots: list[int]) -> float:
+    """CPU seconds used so far by the live processes ``roots`` and their descendants."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    parent: dict[int, int] = {}
+    used: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # It ended meanwhile.
+        pid = int(entry.name)
+        parent[pid] = int(fields[1])
+        used[pid] = (int(fields[11]) + int(fields[12])) / ticks
+    total = 0.0
+    for pid, seconds in used.items():
+        ancestor = pid
+        while ancestor not in roots and ancestor > 1:
+            ancestor = parent.get(ancestor, 0)
+        if ancestor in roots:
+            total += seconds
+    return total
+
+
+def stack_processes(site: stack.Stack) -> list[int]:
+    """The stack's root processes: deploy/run.sh, Redis, PostgreSQL's postmaster."""
+    assert site.site is not None
+    assert site.redis.process is not None
+    postmaster = int((site.postgres.data / "postmaster.pid").read_text().split()[0])
+    return [site.site.pid, site.redis.process.pid, postmaster]
+
+
+async def soak(site: stack.Stack, args: argparse.Namespace) -> None:
+    faults = [site.kill_daphne, site.restart_redis, site.restart_postgres]
+    started = time.monotonic()
+    stop_at = started + args.minutes * 60
+    done: list[play.Game] = []
+    playing: set[play.Game] = set()
+    opened = 0
+
+    async def one_game() -> None:
+        nonlocal opened
+        opened += 1
+        game = await play.open_game(site.url, opened, args.think)
+        playing.add(game)
+        await game.seat.finished.wait()
+        await asyncio.gather(*(c.connected.wait() for c in (game.seat, game.watcher)))
+        playing.discard(game)
+        done.append(game)
+
+    async def keep_playing() -> None:
+        running: set[asyncio.Task[None]] = set()
+        while time.monotonic() < stop_at:
+            while len(running) < args.games:
+                task = asyncio.create_task(one_game())
+                running.add(task)
+                task.add_done_callback(running.discard)
+            await asyncio.sleep(0.2)
+        await asyncio.gather(*running)
+
+    async def break_things() -> None:
+        n = 0
+        while True:
+            next_fault = started + (n + 1) * args.fault_every
+            if next_fault >= stop_at:
+                return
+            await asyncio.sleep(next_fault - time.monotonic())
+            fault = faults[n % len(faults)]
+            await asyncio.to_thread(fault)
+            name, began, ended = site.faults[-1]
+            print(f"{began - started:6.1f} s: {name} ({ended - began:.1f} s)", flush=True)
+            n += 1
+
+    try:
+        await asyncio.gather(keep_playing(), break_things())
+        print(f"{time.monotonic() - started:6.1f} s: the last game finished", flush=True)
+        findings = await play.settle_and_check(site, done, within=30)
+        report = play.Report(done)
+        print()
+        print(f"games finished: {len(done)}")
+        print(f"games whose log does not replay to their tables: {len(findings.unsound)}")
+        for problem in findings.unsound[:5]:
+            print(f"  {problem}")
+        print(f"events sent but not logged as sent: {len(findings.lost)}")
+        for problem in findings.lost[:5]:
+            print(f"  {problem}")
+        print(f"browsers: {report}")
+        presence = (
+            f"right after {findings.presence_after:.1f} s"
+            if findings.presence_after is not None
+            else f"{len(findings.wrong_presence)} rooms still wrong after 30 s"
+        )
+        print(f"presence after settling: {presence}")
+    finally:
+        await asyncio.gather(*(play.close_game(game) for game in [*done, *playing]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--minutes", type=float, default=10)
+    parser.add_argument("--fault-every", type=float, default=120, help="seconds")
+    parser.add_argument("--games", type=int, default=20, help="games going at once")
+    parser.add_argument("--think", type=float, default=0.2, help="a player's pause, seconds")
+    parser.add_argument("--bot-pause-ms", type=int, default=200)
+    args = parser.parse_args()
+    reason = stack.missing()
+    if reason:
+        sys.exit(reason)
+    load_before = os.getloadavg()
+    with stack.running(bot_pause_ms=args.bot_pause_ms) as site:
+        asyncio.run(soak(site, args))
+        server_cpu = cpu_seconds(stack_processes(site))
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    print(
+        f"CPU: this client {own.ru_utime + own.ru_stime:.0f} s; the server's processes alive "
+        f"at the end {server_cpu:.0f} s (a process killed or restarted took its own with "
+        f"it); load average "
+        f"{load_before[0]:.2f} before, {os.getloadavg()[0]:.2f} after"
+    )
+
+
+if __name__ == "__main__":
+    main()
