@@ -32,6 +32,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from games import charts, history, limits, names, services
 from games.history import GameSummary, Seat
+from games.models import UsernameKey
 from games.stats import PlayerStats, player_stats
 
 GAMES_PER_PAGE = 20
@@ -71,14 +72,9 @@ class SignupForm(UserCreationForm):
 
 
 def _looks_like_an_account(username: str) -> bool:
-    """Whether ``username`` clashes with an existing account's name.
-
-    Every username is compared (skeletons are not stored): fine for the accounts
-    a site like this has; store the skeleton in a column if they grow to many
-    thousands.
-    """
-    existing = get_user_model().objects.values_list("username", flat=True)
-    return any(names.clash(username, other) for other in existing.iterator())
+    """Whether ``username`` clashes with an existing account's name (one indexed lookup of
+    its forms among every account's, :class:`games.models.UsernameKey`)."""
+    return UsernameKey.objects.filter(key__in=names.clash_keys(username)).exists()
 
 
 # --------------------------------------------------------------------------

@@ -17,6 +17,7 @@ the record only.
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -210,3 +211,30 @@ class GameEvent(models.Model):
         if not self._state.adding:
             raise ValueError("game events are append-only and cannot be changed")
         super().save(*args, **kwargs)
+
+
+class UsernameKey(models.Model):
+    """One of the forms an account's username is compared in (:func:`games.names.clash_keys`),
+    so that sign-up finds a look-alike of any account with one indexed lookup.
+
+    Kept by :func:`keep_username_keys` whenever an account is saved, however it was made
+    (sign-up, the admin, ``createsuperuser``).
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="username_keys"
+    )
+    key = models.TextField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.key!r} of account {self.user_id}"
+
+
+def keep_username_keys(sender: object, instance: Any, **kwargs: object) -> None:
+    """After an account is saved: its :class:`UsernameKey` rows, for its username now."""
+    from games import names  # names reads Unicode's data: only when an account is saved.
+
+    keys = names.clash_keys(instance.get_username())
+    if set(instance.username_keys.values_list("key", flat=True)) != keys:
+        instance.username_keys.all().delete()
+        UsernameKey.objects.bulk_create(UsernameKey(user=instance, key=key) for key in keys)

@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.models import Game, Player
+from games.models import Game, Player, UsernameKey
 from games.stats import PlayerStats, player_stats
 from tests.server.helpers import Table, play_solo
 
@@ -180,6 +180,18 @@ def test_it_refuses_a_username_that_looks_like_an_account(
     assert response.status_code == 200
     assert "looks too much like another player" in response.content.decode()
     assert list(User.objects.values_list("username", flat=True)) == ["alice"]
+
+
+def test_an_account_renamed_in_the_admin_is_compared_by_its_new_name(
+    client: Client, alice: AbstractUser
+) -> None:
+    alice.username = "zoe"
+    alice.save()
+
+    assert "looks too much like" in sign_up(client, "Z0E").content.decode()  # A zero for the O.
+    response = sign_up(client, "a1ice")  # The old name is free again.
+    assert response.status_code == 302
+    assert set(UsernameKey.objects.values_list("user__username", flat=True)) == {"zoe", "a1ice"}
 
 
 def test_it_refuses_an_invisible_username(client: Client) -> None:

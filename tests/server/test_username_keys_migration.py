@@ -1,0 +1,34 @@
+"""Migration 0010: accounts made before it get their usernames' keys, so look-alikes are found."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from games import names
+from games.models import UsernameKey
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BEFORE = [("games", "0009_presence_rows")]
+AFTER = [("games", "0010_username_keys")]
+
+
+def test_accounts_made_before_the_migration_get_their_keys() -> None:
+    executor = MigrationExecutor(connection)
+    executor.migrate(BEFORE)
+    old = executor.loader.project_state(BEFORE).apps.get_model("auth", "User")
+    old.objects.create(username="alice")
+    old.objects.create(username="Bob")
+    try:
+        executor.loader.build_graph()
+        executor.migrate(AFTER)
+
+        keys = set(UsernameKey.objects.values_list("user__username", "key"))
+        assert keys == {("alice", k) for k in names.clash_keys("alice")} | {
+            ("Bob", k) for k in names.clash_keys("Bob")
+        }
+    finally:
+        executor.loader.build_graph()
+        executor.migrate(executor.loader.graph.leaf_nodes())  # The rest, for later tests.
