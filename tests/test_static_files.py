@@ -23,3 +23,10 @@ def test_collected_scripts_import_each_other_by_their_hashed_names(settings, tmp
         for name in ("alerts.js", "clock.js", "commands.js", "socket.js", "state.js")
     )
     assert all(re.fullmatch(r"\w+\.[0-9a-f]{12}\.js", name) for name in imports)
+
+
+def test_favicon_ico_leads_to_the_sites_icon(client):
+    response = client.get("/favicon.ico")
+
+    assert response.status_code == 301
+    assert response["Location"] == "/static/img/favicon.svg"

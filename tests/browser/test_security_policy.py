@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import pytest
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from playwright.sync_api import BrowserContext, Page, Response, expect
 
 from games import services
@@ -202,3 +203,32 @@ def test_a_violation_would_be_seen(context, live_server_url):
     with pytest.raises(AssertionError):
         policy.assert_clean(page, "/rules/")
     assert [v for v in policy.violations if v.startswith("style-src-attr refused inline")]
+
+
+def test_the_admin_works_under_the_policy(context, live_server_url):
+    """Django's admin pages carry no inline script or style either: an operator can sign
+    in, list the games and open one under the same policy."""
+    off_the_loop(
+        lambda: get_user_model().objects.create_superuser("root", "root@example.com", PASSWORD)
+    )
+    game = off_the_loop(lambda: services.create_game(host_name="Ana", seats=2)[0].pk)
+    policy = PolicyWatch.on(context)
+    page = context.new_page()
+    policy.add(page)
+
+    page.goto(f"{live_server_url}/admin/")
+    page.get_by_label("Username").fill("root")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(f"{live_server_url}/admin/")
+    policy.assert_clean(page, "admin index")
+    for path in (
+        "/admin/games/game/",
+        f"/admin/games/game/{game}/change/",
+        "/admin/auth/user/",
+        "/admin/auth/user/add/",
+    ):
+        response = page.goto(live_server_url + path)
+        assert response is not None
+        assert response.status == 200, path
+        policy.assert_clean(page, path)
