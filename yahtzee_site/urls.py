@@ -10,3 +10,6 @@ urlpatterns = [
     # for /favicon.ico: the site's icon, rather than a 404 on every such page.
     path("favicon.ico", RedirectView.as_view(url=static("img/favicon.svg"), permanent=True)),
 ]
+
+# An exception no view handled: 503 while the database is away, else 500 (yahtzee_site/errors.py).
+handler500 = "yahtzee_site.errors.server_error"
