@@ -169,9 +169,27 @@ def kick(code: str) -> None:
     _driving[code] = task
 
 
+#: How long a driver waits out an outage of the database or Redis, in seconds, before it
+#: stops (the clock's watch starts a stalled bot again later, :mod:`games.watch`).
+OUTAGE_PATIENCE = 60.0
+#: Seconds between its tries meanwhile.
+OUTAGE_RETRY = 0.5
+
+
 async def _run(code: str) -> None:
+    loop = asyncio.get_running_loop()
+    give_up_at = loop.time() + OUTAGE_PATIENCE
     try:
-        await drive(code)
+        while True:
+            try:
+                await drive(code)
+                return
+            except outbox.UNAVAILABLE as error:  # PostgreSQL or Redis restarting: wait.
+                if loop.time() >= give_up_at:
+                    logger.warning("bot in %s stopped: the outage goes on (%s)", code, error)
+                    return
+                logger.info("bot in %s waits for the database or Redis: %s", code, error)
+            await asyncio.sleep(OUTAGE_RETRY)
     except (services.CommandError, rules.RuleError) as error:
         # The game changed under the bot in a way the check did not see; the next kick resumes.
         logger.warning("bot in %s stopped: %s", code, error)

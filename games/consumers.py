@@ -25,7 +25,6 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
-from django.db import InterfaceError, OperationalError
 from redis.exceptions import RedisError
 
 from games import coach, heartbeat, outbox, protocol, rules, services, shutdown
@@ -48,9 +47,9 @@ CLOSE_NO_SUCH_GAME = 4404
 #: Close code of a socket that cannot be served now (the database or Redis is away):
 #: 1013, "Try Again Later"; the room's page calls again at once.
 CLOSE_TRY_AGAIN_LATER = 1013
-#: What the database or Redis raise while they are away (a refusal, a timeout, a
-#: connection gone): a command is answered ``unavailable`` and the socket stays open.
-UNAVAILABLE = (OperationalError, InterfaceError, RedisError, OSError)
+#: What the database or Redis raise while they are away: a command is answered
+#: ``unavailable`` and the socket stays open.
+UNAVAILABLE = outbox.UNAVAILABLE
 #: How long a consumer waits before asking the channel layer again after it failed.
 LAYER_RETRY_SECONDS = 0.5
 

@@ -32,11 +32,17 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from redis.exceptions import RedisError
 
 from games.models import room_group
 
 logger = logging.getLogger(__name__)
+
+#: What the database or Redis raise while they are away (a refusal, a timeout, a
+#: connection gone): a moment to wait, not a fault. A socket's command is answered
+#: ``unavailable`` (:mod:`games.consumers`), a bot waits and plays on (:mod:`games.bots`).
+UNAVAILABLE = (OperationalError, InterfaceError, RedisError, OSError)
 
 P = ParamSpec("P")
 T = TypeVar("T")

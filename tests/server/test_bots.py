@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from asgiref.sync import sync_to_async
+from django.db import OperationalError
 
 from games import bots, outbox, rules, services
 from games.events import Held, Rolled, Scored
@@ -290,3 +292,33 @@ def test_switching_the_coach_is_refused_with_a_reason(who, on, code) -> None:  #
         services.set_coach(table.code, table.id(who), on)
     assert refused.value.code == code
     assert fingerprint(table.code) == before
+
+
+@pytest.mark.asyncio
+async def test_a_bot_waits_out_a_database_restart_and_plays_on(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """PostgreSQL away for a moment: the driver tries again instead of stopping (the clock's
+    watch would only start it again some 15 s later)."""
+    table = await sync_to_async(Table)("ana")
+    bot = await sync_to_async(services.add_bot)(table.code, table.id("ana"), "optimal")
+    await sync_to_async(table.start)("ana")
+    if await sync_to_async(lambda: table.state().on_turn)() != bot.seat:
+        await sync_to_async(table.roll)("ana")
+        await sync_to_async(table.score)("ana", "chance")
+    real_make = bots.make
+    failures = {"left": 3}
+
+    def make_while_away(plan: bots.Plan) -> bool:
+        if failures["left"]:
+            failures["left"] -= 1
+            raise OperationalError("the database system is starting up")
+        return real_make(plan)
+
+    monkeypatch.setattr(bots, "make", make_while_away)
+    monkeypatch.setattr(bots, "OUTAGE_RETRY", 0.01)
+    bots.kick(table.code)
+    await bots.settle()
+
+    assert failures["left"] == 0
+    turns = await sync_to_async(bot_turns)(table.code, bot.seat)
+    assert len(turns) == 1  # Its turn, played to its score; Ana is on turn.
+    assert turns[0][-1] == "scored"
