@@ -18,6 +18,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +58,8 @@ class Record:
 
     #: Every event it was sent, by version (an event sent twice must be the same event).
     events: dict[int, Message] = field(default_factory=dict)
+    #: When each event first came (``time.monotonic()``), by version.
+    arrived: dict[int, float] = field(default_factory=dict)
     #: The same version sent with two different contents: must stay empty.
     conflicts: list[tuple[Message, Message]] = field(default_factory=list)
     #: How its sockets ended (close codes), and how its attempts to open one were refused.
@@ -72,6 +75,7 @@ class Record:
 
     def keep(self, event: Message) -> None:
         fact = {"kind": event["kind"], "data": event["data"]}
+        self.arrived.setdefault(event["version"], time.monotonic())
         earlier = self.events.setdefault(event["version"], fact)
         if earlier != fact:
             self.conflicts.append((earlier, fact))
@@ -254,8 +258,9 @@ class Game:
 
 
 async def open_game(url: str, number: int, think: float) -> Game:
-    """Open a room through the API, seat an Optimal bot, start it, and put a watcher in."""
-    created = await asyncio.to_thread(
+    """Open a room through the API, seat an Optimal bot, start it, and put a watcher in;
+    as a person would, asking again while the server answers 503 (a service is away)."""
+    created = await patiently(
         post_json, f"{url}/api/games/", {"name": f"Player {number}", "seats": 2}
     )
     code = created["code"]
@@ -263,16 +268,44 @@ async def open_game(url: str, number: int, think: float) -> Game:
     watcher = Watcher(url, code)
     game = Game(code, seat, watcher)
     game.tasks = [asyncio.create_task(seat.run()), asyncio.create_task(watcher.run())]
-    await asyncio.wait_for(seat.connected.wait(), 30)
-    await seat.send(type="add_bot", level="optimal")
-    while True:  # Until the room shows the bot seated.
-        snapshot = await asyncio.to_thread(get_json, f"{url}/api/games/{code}/")
-        if len(snapshot["players"]) == 2:
+    await asyncio.wait_for(seat.connected.wait(), 60)
+    asked, asked_at = "", 0.0
+    while True:  # Until it has started; a command lost to a fault is sent again.
+        snapshot = await patiently(get_json, f"{url}/api/games/{code}/")
+        if snapshot["game"]["status"] != "lobby":
             break
+        wanted = "add_bot" if len(snapshot["players"]) < 2 else "start"
+        if wanted != asked or time.monotonic() - asked_at > 3:
+            if wanted == "add_bot":
+                await seat.send(type="add_bot", level="optimal")
+            else:
+                await seat.send(type="start", version=snapshot["version"], id="start")
+            asked, asked_at = wanted, time.monotonic()
         await asyncio.sleep(0.1)
-    await seat.send(type="start", version=snapshot["version"], id="start")
-    await asyncio.wait_for(watcher.connected.wait(), 30)
+    await asyncio.wait_for(watcher.connected.wait(), 60)
     return game
+
+
+#: HTTP requests answered 503 (or not at all) and asked again, by what happened.
+http_refusals: Counter[str] = Counter()
+
+
+async def patiently(request: Callable[..., Message], *args: Any) -> Message:
+    """``request(*args)`` in a thread, asked again for up to a minute while the server
+    answers 502 or 503 or does not answer (counted in :data:`http_refusals`)."""
+    give_up_at = time.monotonic() + 60
+    while True:
+        try:
+            return await asyncio.to_thread(request, *args)
+        except urllib.error.HTTPError as error:
+            if error.code not in (502, 503) or time.monotonic() > give_up_at:
+                raise
+            http_refusals[f"HTTP {error.code}"] += 1
+        except urllib.error.URLError as error:
+            if time.monotonic() > give_up_at:
+                raise
+            http_refusals[type(error.reason).__name__] += 1
+        await asyncio.sleep(0.5)
 
 
 async def close_game(game: Game) -> None:
@@ -302,8 +335,25 @@ def lost_or_changed(game: Game, exported: Message) -> list[str]:
 class Report:
     """What the browsers lived through, added up over the games."""
 
-    def __init__(self, games: list[Game]) -> None:
+    def __init__(self, games: list[Game], fault_ended: float | None = None) -> None:
         clients = [c for g in games for c in (g.seat, g.watcher)]
+        #: Seconds from the end of the fault to the first event after it, in the slowest
+        #: room: how soon play resumed everywhere.
+        self.resumed: float | None = None
+        if fault_ended is not None:
+            firsts = [
+                min(
+                    (
+                        t
+                        for c in (g.seat, g.watcher)
+                        for t in c.record.arrived.values()
+                        if t > fault_ended
+                    ),
+                    default=float("inf"),
+                )
+                for g in games
+            ]
+            self.resumed = max(firsts) - fault_ended
         self.closes: Counter[str] = sum((c.record.closes for c in clients), Counter())
         self.refusals: Counter[str] = sum((c.record.refusals for c in clients), Counter())
         self.errors: Counter[str] = sum((c.record.errors for c in clients), Counter())
@@ -315,7 +365,14 @@ class Report:
             f"closes {dict(self.closes)}, refusals {dict(self.refusals)}, errors "
             f"{dict(self.errors)}, {len(self.reconnects)} reconnections "
             f"(p50 {self.reconnect(0.5)} s, p99 {self.reconnect(0.99)} s, "
-            f"max {self.reconnect(1.0)} s), {self.in_doubt} commands in doubt"
+            f"max {self.reconnect(1.0)} s), {self.in_doubt} commands in doubt, HTTP requests "
+            f"asked again {dict(http_refusals)}"
+            + (
+                ""
+                if self.resumed is None
+                else f"; play resumed in every room within "
+                f"{self.resumed:.2f} s of the end of the fault"
+            )
         )
 
     def reconnect(self, quantile: float) -> str:
@@ -340,15 +397,19 @@ class Findings:
     presence_after: float | None
 
 
-async def settle_and_check(site: Stack, games: list[Game], *, within: float) -> Findings:
-    """Once every game has finished and every socket is back: wait up to ``within`` seconds
-    for each room to show its person's seat connected and one watcher, then audit the
-    logs (``manage.py audit_games``) and compare every event sent with the export."""
+async def settle_and_check(
+    site: Stack, games: list[Game], *, within: float, open_: bool = True
+) -> Findings:
+    """Once every game has finished and every socket is back (``open_``) or closed: wait
+    up to ``within`` seconds for each room to show its person's seat connected and one
+    watcher (or, closed, only the bot and nobody watching), then audit the logs
+    (``manage.py audit_games``) and compare every event sent with the export."""
     codes = [game.code for game in games]
+    expected = ([True, True], 1) if open_ else ([False, True], 0)
     settled = time.monotonic()
     while True:
         audits = await asyncio.to_thread(site.audit, codes)
-        wrong = [a for a in audits if (a["connected"], a["watchers"]) != ([True, True], 1)]
+        wrong = [a for a in audits if (a["connected"], a["watchers"]) != expected]
         waited = time.monotonic() - settled
         if not wrong or waited > within:
             break

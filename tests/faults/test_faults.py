@@ -82,7 +82,7 @@ async def games_through(site: stack.Stack, fault: Callable[[], None]) -> play.Re
         assert findings.wrong_presence == [], "presence still wrong"
         assert findings.unsound == []
         assert findings.lost == [], "\n".join(findings.lost[:4])
-        report = play.Report(games)
+        report = play.Report(games, fault_ended=site.faults[-1][2])
         assert set(report.errors) <= play.EXPECTED_ERRORS, report
         print(f"\n{site.faults[-1][0]}: {report}")
         return report
