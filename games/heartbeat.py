@@ -66,7 +66,10 @@ def beat(alive: list[Socket]) -> list[str]:
     if Connection.objects.filter(pk__in=ids).update(seen_at=now) == len(ids):
         return []  # Every row was there: the usual beat, one statement.
     kept = set(Connection.objects.filter(pk__in=ids).values_list("pk", flat=True))
-    lost = [socket for socket in alive if socket.id not in kept]
+    # A socket that closed since ``alive`` was read had its row deleted on purpose: it is
+    # gone from :data:`sockets` first (the consumer forgets it before deleting its row),
+    # so it is not written back as a ghost.
+    lost = [socket for socket in alive if socket.id not in kept and socket.id in sockets]
     if not lost:
         return []
     games = dict(Game.objects.filter(code__in={s.code for s in lost}).values_list("code", "pk"))

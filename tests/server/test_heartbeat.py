@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 
 import pytest
 from django.db import OperationalError
@@ -19,8 +20,30 @@ def seen(code: str) -> list[bool]:
     return [p["connected"] for p in services.snapshot(code)["players"]]
 
 
+@pytest.fixture(autouse=True)
+def no_sockets_left() -> Iterator[None]:
+    yield
+    heartbeat.sockets.clear()
+
+
 def socket(code: str, connection_id: int, player_id: int | None) -> heartbeat.Socket:
-    return heartbeat.Socket(connection_id, code, player_id)
+    """One of this process's open sockets, as its consumer keeps it."""
+    heartbeat.sockets[connection_id] = heartbeat.Socket(connection_id, code, player_id)
+    return heartbeat.sockets[connection_id]
+
+
+def test_a_socket_that_closed_during_a_beat_is_not_written_back(fake_clock) -> None:  # type: ignore[no-untyped-def]
+    """The heartbeat read the process's sockets; one closed (forgotten, then its row
+    deleted) before the beat reached the database: no ghost comes back."""
+    table = Table("ana", "ben")
+    ana, row, _ = services.arrive(table.code, session_key="session-ana")
+    alive = [socket(table.code, row, ana)]
+    heartbeat.sockets.pop(row)  # As the consumer's disconnect does, first...
+    services.disconnect(table.code, row)  # ...then its row.
+
+    assert heartbeat.beat(alive) == []
+    assert not Connection.objects.exists()
+    assert seen(table.code) == [False, False]
 
 
 def test_a_connection_counts_while_its_process_beats(fake_clock) -> None:  # type: ignore[no-untyped-def]
