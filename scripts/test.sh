@@ -17,6 +17,17 @@ if [ -z "${CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 
+# axe-core, the accessibility checker the browser tests run in each page (package.json).
+echo "== npm ci (axe-core for the accessibility tests)"
+if command -v npm >/dev/null 2>&1; then
+  npm ci --no-audit --no-fund --loglevel=error
+elif [ -n "${CI:-}" ]; then
+  echo "No npm found: the accessibility tests need axe-core from npm, and CI runs them." >&2
+  exit 1
+else
+  echo "No npm found: the accessibility tests will be skipped (install Node 20 and npm)." >&2
+fi
+
 echo "== ruff"
 ruff check .
 ruff format --check .

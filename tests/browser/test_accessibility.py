@@ -1,0 +1,165 @@
+"""axe-core on every page, in every phase of a room, on a desktop and a phone, light and dark.
+
+Each run walks the site as people use it: the pages anyone reads, signing up, a
+room for two from its lobby through both players' turns (and a watcher's view) to
+its end, then the game's review, the history and the player's profile. axe-core
+checks each against WCAG 2.2 AA and its best practices, in the colour scheme the
+browser asks for (the site follows ``prefers-color-scheme``), so the contrast of
+the dark theme is checked as the light one is. No serious or critical violation
+may remain; moderate and minor ones are written to
+test-artifacts/accessibility/ and printed, to be fixed when cheap.
+"""
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.browser.axe import FAILING, Violation, as_json, failing, violations
+from tests.browser.test_room import open_room
+from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
+from tests.conftest import ARTIFACTS
+from tests.server.helpers import play_out
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "correct horse battery staple"
+SCHEMES = ("light", "dark")
+READY = "() => window.yahtzeeRoom && window.yahtzeeRoom.state !== null"
+
+
+class Audit:
+    """What axe found on each page of one run, and the screenshots taken on the way."""
+
+    def __init__(self, viewport: str, scheme: str, screenshots) -> None:  # type: ignore[no-untyped-def]
+        self.viewport, self.scheme, self.screenshots = viewport, scheme, screenshots
+        self.found: dict[str, list[Violation]] = {}
+
+    def check(self, page: Page, where: str, screenshot: str | None = None) -> None:
+        # The page's own scripts have drawn it, and its transitions (the dice) have ended.
+        page.wait_for_load_state("load")
+        expect(page.locator(".die-button--rolling")).to_have_count(0)
+        self.found[where] = violations(page)
+        if screenshot:
+            name = f"{screenshot}-{self.scheme}-{self.viewport}.png"
+            page.screenshot(path=self.screenshots / name, full_page=True)
+
+    def report(self) -> None:
+        directory = ARTIFACTS / "accessibility"
+        directory.mkdir(parents=True, exist_ok=True)
+        lines = []
+        for where, found in self.found.items():
+            lines += [f"{where}: {v}" for v in found if v.impact not in FAILING]
+            name = f"{self.scheme}-{self.viewport}-{where.replace(' ', '-')}.json"
+            (directory / name).write_text(as_json(found))
+        if lines:
+            print(f"\naxe, {self.scheme} {self.viewport}, moderate and minor:\n" + "\n".join(lines))
+
+    def assert_clean(self) -> None:
+        bad = {where: failing(found) for where, found in self.found.items() if failing(found)}
+        assert bad == {}
+
+
+@pytest.fixture
+def contexts(browser, request) -> Iterator[list[BrowserContext]]:  # type: ignore[no-untyped-def]
+    """Three browsers (Ana, Bob, a watcher) of one screen size, in one colour scheme."""
+    viewport, scheme = request.param
+    phone = viewport == "phone"
+    opened = [
+        browser.new_context(
+            viewport=VIEWPORTS[viewport], is_mobile=phone, has_touch=phone, color_scheme=scheme
+        )
+        for _ in range(3)
+    ]
+    yield opened
+    for context in opened:
+        context.close()
+
+
+def seat_on_turn(page: Page) -> int:
+    return page.evaluate("() => window.yahtzeeRoom.state.turn.seat")
+
+
+def own_seat(page: Page) -> int:
+    return page.evaluate("() => window.yahtzeeRoom.state.you.seat")
+
+
+@pytest.mark.parametrize(
+    ("contexts", "viewport", "scheme"),
+    [((v, s), v, s) for v in VIEWPORTS for s in SCHEMES],
+    indirect=["contexts"],
+    ids=[f"{v}-{s}" for v in VIEWPORTS for s in SCHEMES],
+)
+def test_every_page_has_no_serious_accessibility_violation(
+    contexts, viewport, scheme, live_server_url, screenshot_dir
+):
+    ana, bob, watcher = (context.new_page() for context in contexts)
+    watch = PageWatch.on(ana, bob, watcher)
+    audit = Audit(viewport, scheme, screenshot_dir)
+    base = live_server_url
+
+    ana.goto(base + "/")
+    audit.check(ana, "home")
+    ana.goto(base + "/rules/")
+    audit.check(ana, "rules")
+    ana.goto(base + "/accounts/login/")
+    audit.check(ana, "login")
+    ana.goto(base + "/accounts/signup/")
+    audit.check(ana, "signup")
+    ana.get_by_label("Username").fill("ana")
+    ana.get_by_label("Password", exact=True).fill(PASSWORD)
+    ana.get_by_label("Password confirmation").fill(PASSWORD)
+    ana.get_by_role("button", name="Sign up").click()
+    ana.wait_for_url(f"{base}/players/ana/")
+    audit.check(ana, "profile, no games yet")
+
+    # Ana opens a room for two: the lobby, as its host sees it and as a guest does.
+    ana.goto(base + "/")
+    ana.fill("#id_name", "Ana")
+    ana.select_option("#id_seats", "2")
+    ana.click("form.new-game button[type=submit]")
+    ana.wait_for_url(f"{base}/g/*/")
+    ana.wait_for_function(READY)
+    room = ana.url
+    code = room.rstrip("/").rsplit("/", 1)[1]
+    audit.check(ana, "room lobby, host", screenshot="lobby")
+    open_room(bob, room)
+    audit.check(bob, "room lobby, guest")
+    bob.fill("#join-name", "Bob")
+    bob.click("#join-form button")
+    expect(bob.locator("#seats .badge--you")).to_be_visible()
+
+    # In play: the player on turn rolls once; the other waits; a third browser watches.
+    ana.click("#start-button")
+    ana.wait_for_function("() => window.yahtzeeRoom.state.turn !== null")
+    bob.wait_for_function("() => window.yahtzeeRoom.state.turn !== null")
+    mover, waiter = (ana, bob) if seat_on_turn(ana) == own_seat(ana) else (bob, ana)
+    mover.click("#roll-button")
+    for page in (mover, waiter):
+        page.wait_for_function("() => window.yahtzeeRoom.state.turn.dice !== null")
+    audit.check(mover, "room, your turn", screenshot="your-turn")
+    audit.check(waiter, "room, the other's turn")
+    open_room(watcher, room)
+    watcher.wait_for_function("() => window.yahtzeeRoom.state.turn.dice !== null")
+    audit.check(watcher, "room, watching", screenshot="watching")
+
+    # The end, as the players' open pages show it: the services play all but the last
+    # turn (the live server's pages hear of it on reloading), the browser plays that one.
+    off_the_loop(play_out, code, turns_left=1)
+    for page in (ana, bob):
+        open_room(page, room)
+    last = ana if seat_on_turn(ana) == own_seat(ana) else bob
+    last.click("#roll-button")
+    last.locator(f'#scorecard td[data-seat="{own_seat(last)}"] button').first.click()
+    ana.wait_for_function("() => window.yahtzeeRoom.state.game.status === 'finished'")
+    audit.check(ana, "room, finished", screenshot="end")
+    ana.goto(f"{base}/g/{code}/review/")
+    audit.check(ana, "review", screenshot="review")
+    ana.goto(base + "/games/")
+    audit.check(ana, "history")
+    ana.goto(base + "/players/ana/")
+    audit.check(ana, "profile")
+
+    audit.report()
+    audit.assert_clean()
+    watch.assert_clean(live_server_url)
