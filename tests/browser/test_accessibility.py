@@ -163,3 +163,30 @@ def test_every_page_has_no_serious_accessibility_violation(
     audit.report()
     audit.assert_clean()
     watch.assert_clean(live_server_url)
+
+
+def test_a_violation_would_be_seen(browser, live_server_url):
+    # The check itself: a button with no name, and grey on white text, are found.
+    page = browser.new_page()
+    page.goto(live_server_url + "/rules/")
+    assert failing(violations(page)) == []
+
+    page.evaluate(
+        """() => {
+            const button = document.createElement("button");
+            button.id = "nameless";
+            const faint = document.createElement("p");
+            faint.id = "faint";
+            faint.textContent = "Hardly readable";
+            faint.className = "muted";
+            document.querySelector("main").append(button, faint);
+            // Through the CSSOM: the site's policy refuses style attributes, not this.
+            faint.style.color = "#c8c8c8";
+            faint.style.background = "#ffffff";
+        }"""
+    )
+
+    found = {(v.rule, v.impact, v.targets) for v in violations(page)}
+    assert ("button-name", "critical", ("#nameless",)) in found
+    assert ("color-contrast", "serious", ("#faint",)) in found
+    page.close()
