@@ -12,11 +12,14 @@ player (the event's ``by``) is told as such. Chat and the lobby are left out.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from games import events, replay, rules
 from games.presentation import card_json
+
+if TYPE_CHECKING:
+    from games.analysis import Decision
 
 #: The events that are moments of play, besides the start (once the roll-off is decided).
 MOVES = {"rolled", "held", "scored", "left", "finished"}
@@ -129,6 +132,123 @@ class Review:
             | ({"analysis": dict(judged[m.seq])} if m.seq in judged else {})
             for i, m in enumerate(self.moments)
         ]
+
+
+#: The moves of a turn; any other moment is a note, told in the turn it falls in, if any.
+TURN_MOVES = {"rolled", "held", "scored"}
+#: The moments after which no move of the same turn follows (besides its player leaving).
+ENDS_A_TURN = {"scored", "finished", "abandoned"}
+#: How many of each player's costliest decisions the move list marks as big mistakes.
+BIG_MISTAKES_PER_PLAYER = 3
+_RANKS = ("biggest", "second biggest", "third biggest")
+MINUS = "\N{MINUS SIGN}"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One moment in the move list, with what the analysis says of it if it was a decision."""
+
+    index: int  # In :attr:`Review.moments`, which the page's script steps through.
+    seq: int
+    text: str
+    #: The decision the moment made, if it made one.
+    decision: Decision | None = None
+    #: 1 for the player's biggest mistake, 2 and 3 for the next; ``None`` for any other.
+    mistake_rank: int | None = None
+    #: The player whose mistake it was, for the words that say so.
+    player: str = ""
+
+    @property
+    def given_up(self) -> str:
+        """The points the decision gave up, as the list shows them, after a minus sign: "4.00",
+        "<0.01"; "" for a move that decided nothing, an optimal one or one made for the player."""
+        decision = self.decision
+        if decision is None or decision.is_optimal or decision.by is not None:
+            return ""
+        return MINUS + ("<0.01" if decision.loss < 0.005 else f"{decision.loss:.2f}")
+
+    @property
+    def mistake_words(self) -> str:
+        """ "Ana's biggest mistake", "Ana's second biggest mistake"; "" for a lesser move."""
+        if self.mistake_rank is None:
+            return ""
+        return f"{self.player}'s {_RANKS[self.mistake_rank - 1]} mistake"
+
+
+@dataclass
+class Turn:
+    """One player's turn in the move list (or, with no ``seat``, a moment between turns)."""
+
+    round: int
+    seat: int | None
+    name: str
+    entries: list[Entry] = field(default_factory=list)
+    ended: bool = False
+
+
+def big_mistakes(decisions: Iterable[Decision]) -> dict[int, int]:
+    """Each player's :data:`BIG_MISTAKES_PER_PLAYER` costliest decisions of their own, by event
+    number: ``{seq: rank}``, rank 1 the costliest. Ties go to the earlier decision, as the
+    analysis table's "biggest mistake" does; optimal decisions are no mistake at all."""
+    by_seat: dict[int, list[Decision]] = {}
+    for decision in decisions:
+        if decision.by is None and not decision.is_optimal:
+            by_seat.setdefault(decision.seat, []).append(decision)
+    ranked: dict[int, int] = {}
+    for mistakes in by_seat.values():
+        mistakes.sort(key=lambda d: (-d.loss, d.seq))
+        for rank, decision in enumerate(mistakes[:BIG_MISTAKES_PER_PLAYER], start=1):
+            ranked[decision.seq] = rank
+    return ranked
+
+
+def move_list(review: Review, decisions: Iterable[Decision]) -> list[Turn]:
+    """Every moment of the review, grouped into turns: the page's clickable list of moves.
+
+    A turn holds one player's rolls, holds and score, and any note (someone away, a
+    seat handed to a bot) that fell in it; a note between turns, the start and the end
+    stand alone. Each decision carries its analysis, and each player's biggest mistakes
+    their rank (:func:`big_mistakes`).
+    """
+    decisions = list(decisions)
+    by_seq = {d.seq: d for d in decisions}
+    ranks = big_mistakes(decisions)
+    turns: list[Turn] = []
+    for index, moment in enumerate(review.moments):
+        decision = by_seq.get(moment.seq)
+        entry = Entry(
+            index=index,
+            seq=moment.seq,
+            text=_brief(moment, review.names),
+            decision=decision,
+            mistake_rank=ranks.get(moment.seq),
+            player=review.names[decision.seat] if decision else "",
+        )
+        open_turn = turns[-1] if turns and not turns[-1].ended else None
+        if moment.kind in TURN_MOVES and (open_turn is None or open_turn.seat != moment.seat):
+            assert moment.seat is not None  # A move is some seat's.
+            open_turn = Turn(round=moment.round, seat=moment.seat, name=review.names[moment.seat])
+            turns.append(open_turn)
+        if open_turn is None:  # A note between turns.
+            turns.append(Turn(round=moment.round, seat=None, name="", entries=[entry], ended=True))
+            continue
+        open_turn.entries.append(entry)
+        if moment.kind in ENDS_A_TURN or (moment.kind == "left" and moment.seat == open_turn.seat):
+            open_turn.ended = True
+    return turns
+
+
+def _brief(moment: Moment, names: Sequence[str]) -> str:
+    """A moment's words without the player's name, in the list under the name of the
+    turn: "Rolled 6 5 4 2 1 (2 rolls left)." A move made for the player keeps its
+    subject ("The clock, playing on for ana, ..."), and a note its own words."""
+    if moment.kind not in TURN_MOVES or moment.by is not None or moment.seat is None:
+        return moment.text
+    name = names[moment.seat]
+    if not moment.text.startswith(name + " "):
+        return moment.text
+    rest = moment.text[len(name) + 1 :]
+    return rest[:1].upper() + rest[1:]
 
 
 def _cards(moment: Moment) -> list[dict[str, Any]]:

@@ -23,7 +23,7 @@ from games.forms import NewGameForm
 from games.models import NAME_MAX_LENGTH, Game, Player
 from games.qr import qr_svg
 from games.review import build as review_of
-from games.review import card_rows
+from games.review import card_rows, move_list
 
 HEALTH_TIMEOUT_SECONDS = 2.0
 
@@ -196,6 +196,7 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
             "start": start,
             "decision": judged.at(told.moments[start].seq),
             "analysis": judged,
+            "moves": move_list(told, judged.decisions),
             # The chart module escapes every name it draws: its SVG goes in as it is.
             "chart": mark_safe(charts.running_totals_chart(series, id_prefix="totals")),
             "config": {

@@ -1,5 +1,7 @@
 """The history list, the review, the JSON export and the rematch, through the test client."""
 
+import dataclasses
+import itertools
 import json
 
 import pytest
@@ -7,7 +9,7 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.urls import reverse
 
-from games import analysis, codec, replay, services
+from games import analysis, codec, replay, review, services
 from games.models import Game, Player
 from games.views import EXPORT_FORMAT, GAMES_PER_PAGE, clock_words
 from tests.server.helpers import SOLO, SOLO_RUNNING, Table, abandoned_with_stand_ins, play_solo
@@ -212,6 +214,115 @@ def test_the_review_shows_each_decision_s_analysis_and_each_player_s(client, fix
         "Best: Keep 4 5 6, 236.0 expected. Played: Chance (18), 232.0 expected: "
         "gave up 4.00 points.</p>"
     ) in at_chance
+
+
+# -- the list of every move --------------------------------------------------------------------
+
+
+def test_the_move_list_groups_every_moment_by_turn_with_the_stand_ins_notes(fake_clock) -> None:  # type: ignore[no-untyped-def]
+    # A game on the server's own dice: what holds whatever they showed.
+    table = abandoned_with_stand_ins(fake_clock)
+    log = services.replay_events(table.code)
+    told = review.build(log)
+    judged = analysis.analyse(log)
+
+    turns = review.move_list(told, judged.decisions)
+
+    # Every moment once, in order.
+    entries = [entry for turn in turns for entry in turn.entries]
+    assert [e.index for e in entries] == list(range(len(told.moments)))
+    kinds = [[told.moments[e.index].kind for e in turn.entries] for turn in turns]
+    # A turn is one player's rolls and holds, ended by the score; a note between turns
+    # (the start, someone away or back, a seat handed, a removal, the end) stands alone.
+    for turn, its_kinds in zip(turns, kinds, strict=True):
+        if turn.seat is None:
+            assert len(its_kinds) == 1
+            assert its_kinds[0] not in review.TURN_MOVES
+            continue
+        assert (its_kinds[0], its_kinds[-1]) == ("rolled", "scored")
+        assert set(its_kinds) <= review.TURN_MOVES
+        assert {told.moments[e.index].seat for e in turn.entries} == {turn.seat}
+        assert turn.name == told.names[turn.seat]
+    notes = [turns[i].entries[0].text for i, k in enumerate(kinds) if turns[i].seat is None]
+    assert notes[0].startswith("ana, ben and cy sit down;")
+    assert notes[1:] == [
+        "ben is away: the clock played ben's last turns, so a bot plays for ben until ben is back.",
+        "ben is back: the bot stops playing for ben.",
+        "ana, the host, handed cy's seat to a bot for the rest of the game.",
+        "ana, the host, removed ben from the game; ben's score stands.",
+        "ana is away: the clock played ana's last turns, so a bot plays for ana until ana is back.",
+        "The game was abandoned: nobody played for a long while.",
+    ]
+    # Turns go round the table: never one player twice running (while three play).
+    seated = [turn.seat for turn in turns if turn.seat is not None]
+    assert all(a != b for a, b in itertools.pairwise(seated))
+    # A player's own move drops the name the turn is under; a stand-in's keeps its subject.
+    for turn in turns:
+        for entry in turn.entries:
+            moment = told.moments[entry.index]
+            if turn.seat is not None and moment.by is None:
+                assert entry.text[0].isupper()
+                assert not entry.text.startswith(turn.name)
+                assert entry.text[1:] in moment.text
+            elif turn.seat is not None:
+                assert entry.text == moment.text
+    # A decision made for a player gives up nothing of theirs, and is no mistake of theirs.
+    made_for = [e for e in entries if e.decision is not None and e.decision.by is not None]
+    assert {e.decision.by for e in made_for if e.decision} == {"clock", "bot"}
+    assert {(e.given_up, e.mistake_rank) for e in made_for} == {("", None)}
+    # Each player's costliest decisions, at most three, ranked by what they gave up; the
+    # first is the analysis table's biggest mistake.
+    for player in judged.players:
+        marked = sorted(
+            (e.mistake_rank, e) for e in entries if e.player == player.name and e.mistake_rank
+        )
+        assert [rank for rank, _ in marked] == list(range(1, len(marked) + 1))
+        assert len(marked) == min(3, player.decisions - player.optimal)
+        losses = [e.decision.loss for _, e in marked if e.decision]
+        assert losses == sorted(losses, reverse=True)
+        if player.biggest is not None:
+            assert marked[0][1].decision == player.biggest
+            assert marked[0][1].mistake_words == f"{player.name}'s biggest mistake"
+            assert marked[0][1].given_up == f"\N{MINUS SIGN}{player.biggest.loss:.2f}"
+
+
+def test_big_mistakes_rank_the_costliest_and_give_ties_to_the_earlier(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    log = services.replay_events(chance_for_18(fixed_dice).code)
+    decisions = analysis.analyse(log).decisions
+    # Made-up losses: 5 for the first two decisions, 7 for the third, none for the rest; the
+    # fourth, 9, was the clock's; the fifth gave up a hair.
+    losses = {0: 5.0, 1: 5.0, 2: 7.0, 3: 9.0, 4: 0.001}
+    made_up = [
+        dataclasses.replace(d, loss=losses.get(i, 0.0), by="clock" if i == 3 else None)
+        for i, d in enumerate(decisions)
+    ]
+
+    ranks = review.big_mistakes(made_up)
+
+    assert ranks == {made_up[2].seq: 1, made_up[0].seq: 2, made_up[1].seq: 3}
+    entry = review.Entry(index=0, seq=made_up[4].seq, text="", decision=made_up[4])
+    assert entry.given_up == "\N{MINUS SIGN}<0.01"
+
+
+def test_the_review_page_lists_every_move_with_links_to_them(client, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    table = chance_for_18(fixed_dice)
+    url = reverse("review", args=[table.code])
+    content = client.get(url).content.decode()
+    moments = config_of(content, "review-config")["moments"]
+    chance = moments[-2]
+
+    assert content.count('class="moves__move') == len(moments) == 29
+    assert content.count('class="moves__who"') == 13
+    assert (
+        f'href="?at={chance["seq"]}#replay" data-at="{chance["seq"]}" data-index="27">'
+        '<span class="moves__text">Scored 18 in Chance.</span> <span class="moves__loss">'
+        '\N{MINUS SIGN}4.00<span class="visually-hidden"> points given up</span></span></a>'
+    ) in content
+    # The moment the page opens at is the current one.
+    assert content.count('aria-current="step"') == 1
+    assert 'data-index="28" aria-current="step"' in content
+    at_chance = client.get(url, {"at": chance["seq"]}).content.decode()
+    assert 'data-index="27" aria-current="step"' in at_chance
 
 
 def test_a_game_s_analysis_is_computed_once_then_cached(client, fixed_dice, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -5,6 +5,9 @@
 // A moment that was a decision (a score, or a roll after the first) carries the
 // server's analysis of it, shown under the move. A move the turn clock or a bot
 // made for a player says so in its text, and its analysis is marked as not the player's.
+// Three ways to jump: the list of every move, the analysis's biggest mistakes, and
+// the chart of running totals (a point there is a score). A page opened at a moment
+// (?at=) starts at the replay, not at the top of the page.
 
 const config = JSON.parse(document.getElementById("review-config").textContent);
 const moments = config.moments;
@@ -22,6 +25,12 @@ moments.forEach((moment, index) => {
   cardsAt.push(cards);
 });
 const scoreIndexes = moments.flatMap((moment, index) => (moment.kind === "scored" ? [index] : []));
+// Each seat's scores in order: the chart's point of round r (r from 1) is the seat's r-th.
+const scoresOf = config.names.map((_, seat) => scoreIndexes.filter((i) => moments[i].seat === seat));
+const moveLinks = new Map(
+  [...document.querySelectorAll("#moves-list a[data-index]")].map((link) => [Number(link.dataset.index), link]),
+);
+const chart = document.querySelector("#chart svg");
 
 let current = config.start;
 
@@ -37,6 +46,8 @@ function show(index, { remember = true } = {}) {
   drawCards(moment, cardsAt[current]);
   $("replay-slider").value = String(current);
   $("replay-slider").setAttribute("aria-valuetext", `Moment ${current + 1} of ${moments.length}: ${moment.text}`);
+  markMove(current);
+  markChartPoint(current);
   const url = new URL(location.href);
   url.searchParams.set("at", String(moment.seq));
   $("replay-link").href = url.search;
@@ -45,6 +56,31 @@ function show(index, { remember = true } = {}) {
     const back = ["first", "prev", "prev-turn"].includes(button.dataset.step);
     button.disabled = back ? current === 0 : current === moments.length - 1;
   }
+}
+
+// The list of every move shows which is on the table, scrolled (within itself) to keep it seen.
+function markMove(index) {
+  for (const link of moveLinks.values()) link.removeAttribute("aria-current");
+  const link = moveLinks.get(index);
+  if (!link) return;
+  link.setAttribute("aria-current", "step");
+  const list = $("moves-list");
+  const top = link.offsetTop;
+  const bottom = top + link.offsetHeight;
+  if (top < list.scrollTop) list.scrollTop = top - 8;
+  else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight + 8;
+}
+
+// On the chart, the point of the last score made by this moment.
+function markChartPoint(index) {
+  if (!chart) return;
+  for (const point of chart.querySelectorAll(".chart__point--current")) point.classList.remove("chart__point--current");
+  const last = [...scoreIndexes].reverse().find((i) => i <= index);
+  if (last === undefined) return;
+  const seat = moments[last].seat;
+  const round = scoresOf[seat].indexOf(last) + 1;
+  const point = chart.querySelector(`.chart__point[data-seat="${seat}"][data-round="${round}"]`);
+  if (point) point.classList.add("chart__point--current");
 }
 
 function where(moment) {
@@ -114,15 +150,56 @@ for (const button of document.querySelectorAll("[data-step]")) {
 }
 $("replay-slider").addEventListener("input", (event) => show(Number(event.target.value)));
 
-// A link to a moment of this game (the analysis's biggest mistakes) steps the replay there.
-for (const link of document.querySelectorAll("a[data-at]")) {
+// Bring the replay into view, and the keyboard's focus to it.
+function goToReplay() {
+  $("replay").scrollIntoView({ block: "start" });
+  $("replay-heading").focus({ preventScroll: true });
+}
+
+// A biggest mistake in the analysis table steps the replay there, without a reload.
+for (const link of document.querySelectorAll("#analysis-table a[data-at]")) {
   link.addEventListener("click", (event) => {
     const index = moments.findIndex((moment) => moment.seq === Number(link.dataset.at));
     if (index < 0) return;
     event.preventDefault();
     show(index);
-    $("replay").scrollIntoView({ block: "start" });
-    $("replay-heading").focus({ preventScroll: true });
+    goToReplay();
+  });
+}
+
+// A move in the list: the replay shows it, and the focus stays in the list, so the
+// keyboard can go on down it (the replay's text is read out as it changes).
+for (const [index, link] of moveLinks) {
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    show(index);
+    const text = $("replay-text").getBoundingClientRect();
+    if (text.top < 0 || text.bottom > window.innerHeight) $("replay").scrollIntoView({ block: "start" });
+  });
+}
+
+// A click on the chart: the nearest point is a player's total after a round, so the
+// replay goes to that player's score in that round (round 0 is the start).
+function nearestPoint(x, y) {
+  let best = null;
+  let bestDistance = Infinity;
+  for (const point of chart.querySelectorAll(".chart__point")) {
+    const box = point.getBoundingClientRect();
+    const distance = Math.hypot(box.left + box.width / 2 - x, box.top + box.height / 2 - y);
+    if (distance < bestDistance) [best, bestDistance] = [point, distance];
+  }
+  return best;
+}
+
+if (chart) {
+  chart.addEventListener("click", (event) => {
+    const point = nearestPoint(event.clientX, event.clientY);
+    if (!point) return;
+    const round = Number(point.dataset.round);
+    const index = round === 0 ? 0 : scoresOf[Number(point.dataset.seat)][round - 1];
+    if (index === undefined) return;
+    show(index);
+    goToReplay();
   });
 }
 
@@ -138,3 +215,5 @@ document.addEventListener("keydown", (event) => {
 });
 
 show(current, { remember: false });
+// A link to a moment opens at it: the replay in view (not the top of the page), focused.
+if (new URLSearchParams(location.search).has("at")) goToReplay();
