@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Sequence
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
 from django.core.paginator import Paginator
@@ -24,6 +25,7 @@ from games.models import NAME_MAX_LENGTH, Game, Player
 from games.qr import qr_svg
 from games.review import build as review_of
 from games.review import card_rows, move_list
+from yahtzee_site import lan
 
 HEALTH_TIMEOUT_SECONDS = 2.0
 
@@ -112,7 +114,11 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
     if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
         return redirect("review", code=game.code)  # The invite link of a game that is over.
     _session_key(request)
-    invite_url = request.build_absolute_uri(reverse("room", args=[game.code]))
+    # Opened at 127.0.0.1 with LAN on, the link carries the machine's address on the network.
+    invite_url = lan.shareable(
+        request.build_absolute_uri(reverse("room", args=[game.code])),
+        settings.YAHTZEE_LAN_ADDRESS,
+    )
     config = {
         "code": game.code,
         "websocket": f"/ws/games/{game.code}/",

@@ -40,7 +40,8 @@ mypy --strict games/rules.py games/events.py games/codec.py games/replay.py \
   games/views.py games/api.py games/history.py games/stats.py games/review.py \
   games/forms.py games/qr.py games/coach.py games/admin.py games/routing.py games/apps.py \
   games/clock.py games/watch.py games/heartbeat.py games/shutdown.py games/names.py \
-  games/limits.py games/audit.py games/layers.py games/management yahtzee_site/origins.py yahtzee_site/csp.py yahtzee_site/errors.py
+  games/limits.py games/audit.py games/layers.py games/management yahtzee_site/origins.py yahtzee_site/csp.py yahtzee_site/errors.py \
+  yahtzee_site/lan.py
 echo "== node --test (the page modules in static/js)"
 if command -v node >/dev/null 2>&1; then
   node --test --test-reporter=spec tests/js/*.test.mjs

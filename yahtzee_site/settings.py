@@ -26,6 +26,17 @@ SECRET_KEY = env_str(
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default=[])
 
+# Serving friends on the same home network (yahtzee_site/lan.py): the site answers to this
+# machine's addresses and names there, and invite links carry its address, not 127.0.0.1.
+LAN = env_bool("LAN", default=False)
+YAHTZEE_LAN_ADDRESS: str | None = None
+if LAN:
+    from yahtzee_site import lan
+
+    _lan = lan.detect(env_str("LAN_ADDRESS", default=""))
+    ALLOWED_HOSTS = [*ALLOWED_HOSTS, *(h for h in _lan.hosts if h not in ALLOWED_HOSTS)]
+    YAHTZEE_LAN_ADDRESS = _lan.invite_address
+
 INSTALLED_APPS = [
     # daphne first: its runserver serves websockets too.
     "daphne",
