@@ -99,7 +99,7 @@ def test_every_page_has_no_serious_accessibility_violation(
     base = live_server_url
 
     ana.goto(base + "/")
-    audit.check(ana, "home")
+    audit.check(ana, "home", screenshot="home")
     ana.goto(base + "/rules/")
     audit.check(ana, "rules")
     ana.goto(base + "/accounts/login/")
