@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.strategy import load
-from tests.browser.test_room import command, create_room, expect_dice, version
+from tests.browser.test_room import command, create_room, expect_dice, open_room, version
 from tests.browser.watch import VIEWPORTS, PageWatch
 
 pytestmark = pytest.mark.browser
@@ -295,3 +295,73 @@ def test_the_end_brings_the_result_into_view_with_a_celebration_that_respects_re
         # The confetti goes by itself.
         expect(page.locator(".celebration")).to_have_count(0, timeout=5000)
     context.close()
+
+
+# -- The invite at any time; watchers without player controls -------------------
+
+SHARE_RECORDER = """
+    navigator.share = async (data) => { window.sharedWith = data; };
+"""
+
+
+@pytest.mark.parametrize("server_dice", [roll_off(2) + STRAIGHT])
+def test_the_invite_opens_during_the_game_and_watchers_see_no_player_controls(
+    browser, live_server_url, screenshot_dir
+):  # type: ignore[no-untyped-def]
+    host = browser.new_context(viewport=DESKTOP, permissions=["clipboard-read", "clipboard-write"])
+    desk = browser.new_context(viewport=DESKTOP)
+    # A phone whose browser can share: a stand-in for the share sheet records what it was given.
+    pocket = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    pocket.add_init_script(SHARE_RECORDER)
+    ana, watcher, phone = host.new_page(), desk.new_page(), pocket.new_page()
+    watch = PageWatch.on(ana, watcher, phone)
+    url = create_room(ana, live_server_url, "Ana", seats=2)
+    seat_bots(ana, 1)
+    expect(ana.locator("#invite-button")).to_be_hidden()  # In the lobby the invite is on the page.
+    expect(ana.locator("#lobby #invite-url")).to_have_value(url)
+    ana.click("#start-button")
+    ana.click("#roll-button")
+    expect_dice(ana, STRAIGHT)
+
+    # The host finds the invite behind a button: the link, copied, and the QR code.
+    expect(ana.locator("#lobby")).to_be_hidden()
+    ana.click("#invite-button")
+    dialog = ana.locator("#invite-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("#invite-url")).to_have_value(url)
+    expect(dialog.locator(".invite__qr svg")).to_be_visible()
+    expect(dialog.locator("#share-button")).to_be_hidden()  # No share sheet on this desktop.
+    dialog.locator("#copy-button").click()
+    expect(dialog.locator("#copy-status")).to_have_text("Link copied.")
+    assert ana.evaluate("navigator.clipboard.readText()") == url
+    ana.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    expect(ana.locator("#invite-button")).to_be_focused()  # Back where the player was.
+
+    # Watchers: the dice and the cards, no Roll button, no command line, no box to click.
+    for page in (watcher, phone):
+        open_room(page, url)
+        expect(page.locator("#room-status")).to_contain_text("you are watching")
+        expect_dice(page, STRAIGHT)
+        expect(page.locator("#turn-hint")).to_have_text("You are watching Ana play.")
+        expect(page.locator("#roll-button")).to_be_hidden()
+        expect(page.locator("#console")).to_be_hidden()
+        expect(page.locator("#scorecard button")).to_have_count(0)
+        expect(
+            page.locator('#scorecard td[data-seat="0"][data-box="large_straight"]')
+        ).to_have_text("40")
+    watcher.screenshot(path=screenshot_dir / "watching-desktop.png")
+    phone.screenshot(path=screenshot_dir / "watching-phone.png")
+
+    # A watcher on a phone shares the link through the phone's own share sheet.
+    phone.click("#invite-button")
+    expect(phone.locator("#invite-dialog #share-button")).to_be_visible()
+    phone.screenshot(path=screenshot_dir / "invite-phone.png")
+    phone.click("#share-button")
+    phone.wait_for_function("() => window.sharedWith !== undefined")
+    assert phone.evaluate("window.sharedWith.url") == url
+    phone.click("#invite-close")
+    expect(phone.locator("#invite-dialog")).to_be_hidden()
+    watch.assert_clean(live_server_url)
+    for context in (host, desk, pocket):
+        context.close()
