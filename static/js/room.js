@@ -1202,6 +1202,7 @@ $("notify-button").addEventListener("click", async () => {
   render();
 });
 setInterval(tickClock, 250);
+addEventListener("resize", () => state && fitCards()); // A phone turned on its side, say.
 $("join-form").addEventListener("submit", (event) => {
   event.preventDefault();
   send("join", { name: $("join-name").value });
