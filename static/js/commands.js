@@ -1,6 +1,6 @@
 // The table's command line, after the text games: `roll`, `roll 2 5`,
-// `hold 1 3`, `score fives`, `score full house`, `say ...`, `back`, `leave`,
-// `remove Ana`, `bot-seat 2`, `help`.
+// `hold 1 3`, `score fives`, `score full house`, `score! chance`, `yes`, `say ...`,
+// `back`, `leave`, `remove Ana`, `bot-seat 2`, `help`.
 // Dice are numbered 1 to 5 from the left, as on the keyboard shortcuts; seats 1
 // up, as in the lobby's list.
 
@@ -10,6 +10,9 @@ export const HELP = [
   "hold 1 3        hold exactly dice 1 and 3 (hold: release all)",
   "score fives     write this roll in a box: score full house,",
   "                score 3 of a kind, score chance, score sm straight...",
+  "                (a 0, or far less than another box: it asks first)",
+  "yes             write the score it asked about",
+  "score! yahtzee  write it without asking",
   "say good luck   chat to the table",
   "back            I'm back: play your own turns again after being away",
   "leave           leave the game for good (type it twice, or leave!)",
@@ -17,7 +20,8 @@ export const HELP = [
   "                (their score stands; a seat number works too: remove 2)",
   "bot-seat Ana    host: a bot plays that away or offline seat to the end",
   "help            this list",
-  "Keys: 1-5 hold a die, R or Space roll, / this command line.",
+  "Keys: 1-5 hold a die, R or Space roll (Enter presses a focused button),",
+  "/ this command line.",
 ].join("\n");
 
 const ALIASES = {
@@ -80,10 +84,14 @@ export function parse(line, categories) {
       return read.error ? read : { action: "hold", hold: read.positions };
     }
     case "score":
-    case "s": {
+    case "s":
+    case "score!":
+    case "s!": {
       const found = findCategory(rest.join(" "), categories);
-      return found.error ? found : { action: "score", category: found.category };
+      return found.error ? found : { action: "score", category: found.category, sure: verb.endsWith("!") };
     }
+    case "yes":
+      return { action: "yes" };
     case "say":
     case "chat": {
       const text = line.trim().slice(verb.length).trim();
@@ -169,5 +177,27 @@ export function confirmPrompt(action, name = "") {
       return `Type that again within ${seconds} s to let a bot play ${name}'s seat for the rest of the game.`;
     default:
       return "";
+  }
+}
+
+// What the command line says once the server has done what a typed command asked:
+// the event that answered it, from this player's side. Null for other events.
+export function echo({ kind, data }, labels) {
+  switch (kind) {
+    case "rolled": {
+      const left = data.rolls_left;
+      const after = left ? `${left} roll${left === 1 ? "" : "s"} left` : "no rolls left: pick a box";
+      return `Rolled ${data.dice.join(" ")}: ${after}.`;
+    }
+    case "held":
+      return data.held.length ? `Holding dice ${data.held.map((i) => i + 1).join(" ")}.` : "Holding no dice.";
+    case "scored": {
+      const bonus = data.yahtzee_bonus ? " and a Yahtzee bonus of 100" : "";
+      return `Scored ${data.points} in ${labels[data.category] || data.category}${bonus}.`;
+    }
+    case "chat":
+      return `Said to the table: ${data.text}`;
+    default:
+      return null;
   }
 }

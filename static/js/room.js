@@ -4,7 +4,8 @@
 
 import { TurnAlerts, canAskToNotify } from "./alerts.js";
 import { ClockAnnouncer, describeTurnClock, formatLeft, isUrgent, localClock, msLeft, spokenLeft } from "./clock.js";
-import { Confirmation, HELP, confirmPrompt, findSeat, parse } from "./commands.js";
+import { cautionWords, scoreCaution } from "./caution.js";
+import { CONFIRM_MS, Confirmation, HELP, confirmPrompt, echo, findSeat, parse } from "./commands.js";
 import { RoomSocket } from "./socket.js";
 import { applyEvent, applyPresence, describe, hostActions, seatMarks } from "./state.js";
 
@@ -13,6 +14,8 @@ const categories = config.categories;
 const labels = Object.fromEntries(categories.map((c) => [c.id, c.label]));
 const $ = (id) => document.getElementById(id);
 const reduceMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
+// A touch screen (no hover, a finger for a pointer): the hints say tap, not click or press.
+const touchScreen = matchMedia("(hover: none) and (pointer: coarse)");
 const ROLL_ANIMATION_MS = 650;
 const REMATCH_DELAY_MS = 800; // Long enough to read where you are going.
 
@@ -29,6 +32,9 @@ let turnClock = null; // The server's clock as this page counts it (clock.js loc
 let wasMyTurn = null; // To tell the moment this player's turn begins (null: nothing drawn yet).
 const announcer = new ClockAnnouncer();
 const consoleAsks = new Confirmation(); // `leave`, `remove`, `bot-seat` typed twice.
+let scoreAsked = null; // The command line's question before a low score: { category, position, at }.
+let typed = null; // The command typed and sent, until its event comes: { kind, at }.
+const TYPED_ECHO_MS = 10_000;
 const alerts = new TurnAlerts({ icon: $("favicon"), turnIcon: $("room").dataset.turnIcon });
 
 const socket = new RoomSocket(config.websocket, { onMessage: receive, onStatus: showConnection });
@@ -45,12 +51,13 @@ function send(type, fields = {}) {
   return true;
 }
 
+// True when the command went to the server.
 function sendPlay(type, fields) {
-  if (pending) return;
-  if (send(type, { ...fields, version: state.version })) {
-    waitFor(type);
-    render();
-  }
+  if (pending) return false;
+  if (!send(type, { ...fields, version: state.version })) return false;
+  waitFor(type);
+  render();
+  return true;
 }
 
 // A command is answered by its event (or an error). If neither comes, the event may
@@ -130,8 +137,10 @@ function onEvent(message, receivedAt) {
   if (["rolled", "scored", "started", "roll_off", "finished", "left", "abandoned"].includes(message.kind)) pending = null;
   addToFeed(message);
   if (aboutMe) tellMe(message, wasPlaying);
+  if (aboutMe) echoTyped(message);
   render();
   if (rolledBy) animateRoll(rolledBy);
+  if (message.kind === "finished") showResult();
   if (message.kind === "rematch") goToRematch(message.data);
   if (["rolled", "coach"].includes(message.kind)) askCoach();
 }
@@ -147,6 +156,36 @@ function tellMe({ kind, data }, wasPlaying) {
   } else if (kind === "handed") {
     say("The host handed your seat to a bot for the rest of the game: you are watching it play.", "notice");
   }
+}
+
+// A command typed in the command line is answered there, once the server has done it.
+function echoTyped(message) {
+  if (!typed || typed.kind !== message.kind || performance.now() - typed.at > TYPED_ECHO_MS) return;
+  typed = null;
+  const line = echo(message, labels);
+  if (line) say(line);
+}
+
+// The game just ended: the result comes into view, with a short burst of confetti for
+// everyone who has not asked their system for less motion.
+const CELEBRATION_MS = 2600;
+
+function showResult() {
+  const finish = $("finish");
+  finish.scrollIntoView({ block: "start", behavior: reduceMotion ? "auto" : "smooth" });
+  if (reduceMotion) return;
+  const burst = el("div", { class: "celebration", "aria-hidden": "true" });
+  for (let i = 0; i < 28; i += 1) {
+    const piece = el("span", { class: `celebration__piece celebration__piece--${i % 4}` });
+    // Spread over the width and a little in time, the same way each time (through the
+    // CSSOM: the Content-Security-Policy refuses style attributes).
+    piece.style.left = `${(i * 37) % 100}%`;
+    piece.style.animationDelay = `${(i % 7) * 90}ms`;
+    piece.style.setProperty("--drift", `${((i * 53) % 60) - 30}px`);
+    burst.append(piece);
+  }
+  finish.append(burst);
+  setTimeout(() => burst.remove(), CELEBRATION_MS);
 }
 
 // Everyone in the room, watchers too, follows a rematch to its new room.
@@ -199,6 +238,8 @@ const mySeat = () => (you() ? state.players[you().seat] : null);
 const away = () => Boolean(mySeat() && mySeat().away); // A bot plays this player's turns (for now, or for good).
 const handed = () => Boolean(mySeat() && mySeat().handed);
 const myTurn = () => playing() && you() && state.turn && state.turn.seat === you().seat && !away();
+// Someone who may play here: seated, and not handed to a bot. Watchers see no player controls.
+const player = () => Boolean(you()) && !handed();
 const nameOf = (seat) => (state.players[seat] ? state.players[seat].name : `Seat ${seat + 1}`);
 
 function canHold() {
@@ -225,7 +266,9 @@ function setHeld(positions) {
   }
   state.turn.held = positions; // Shown at once; the server's `held` event confirms it.
   render();
-  if (send("hold", { hold: positions })) holdsInFlight += 1;
+  if (!send("hold", { hold: positions })) return false;
+  holdsInFlight += 1;
+  return true;
 }
 
 function roll(throwOnly = null) {
@@ -242,10 +285,11 @@ function roll(throwOnly = null) {
     say("Every die is held: release one to roll, or pick a box.", "error");
     return;
   }
-  sendPlay("roll", { hold });
+  return sendPlay("roll", { hold });
 }
 
-function score(category) {
+// `sure`: the player has answered the question about a low score already.
+function score(category, { sure = false, fromConsole = false } = {}) {
   if (!myTurn() || pending) return explainWhyNot("score");
   if (!state.turn.dice) return say("Roll first: a box takes the dice of a roll.", "error");
   if (state.players[you().seat].card.boxes[category] !== null) {
@@ -255,7 +299,31 @@ function score(category) {
     const allowed = Object.keys(state.turn.options).map((c) => labels[c]).join(" or ");
     return say(`The forced Joker rule sends this Yahtzee to ${allowed}.`, "error");
   }
-  sendPlay("score", { category });
+  const caution = sure ? null : scoreCaution(category, state.turn.options);
+  if (caution) {
+    const words = cautionWords(category, caution, labels, state.turn.dice);
+    if (fromConsole) {
+      scoreAsked = { category, position: position(state.turn), at: performance.now() };
+      return say(words.line);
+    }
+    // The dialog's answer comes later: by then the turn may have moved on (the clock).
+    const where = position(state.turn);
+    return ask(words, () => {
+      if (myTurn() && state.turn.dice && position(state.turn) === where) score(category, { sure: true });
+    });
+  }
+  return sendPlay("score", { category });
+}
+
+// `yes` to the command line's question: only for the same roll, within CONFIRM_MS.
+function confirmScore() {
+  const asked = scoreAsked;
+  scoreAsked = null;
+  const fresh = asked && performance.now() - asked.at <= CONFIRM_MS;
+  if (!fresh || !myTurn() || !state.turn.dice || position(state.turn) !== asked.position) {
+    return say("Nothing to confirm: type score and a box.", "error");
+  }
+  return score(asked.category, { sure: true, fromConsole: true });
 }
 
 function explainWhyNot(action) {
@@ -285,8 +353,9 @@ function render() {
   $("room").dataset.status = status;
   $("lobby").hidden = status !== "lobby";
   $("turn").hidden = status !== "playing";
-  $("console").hidden = status !== "playing";
+  $("console").hidden = status !== "playing" || !player();
   $("cards").hidden = status === "lobby";
+  placeInvite(status);
   renderStatus();
   if (status === "lobby") renderLobby();
   else {
@@ -300,7 +369,36 @@ function render() {
   renderChat();
   noticeTurn();
   tickClock();
+  fitCards();
   restoreFocus(focus);
+}
+
+// The invite stands in the lobby; once the game has started, the Invite button opens it.
+function placeInvite(status) {
+  const home = status === "lobby" ? $("lobby") : $("invite-dialog-body");
+  const invite = $("invite");
+  if (invite.parentElement !== home) home.append(invite);
+  $("invite-button").hidden = status === "lobby";
+  $("share-button").hidden = typeof navigator.share !== "function";
+}
+
+// Cards wider than their frame scroll sideways: say so, and keep this player's column in view.
+function fitCards() {
+  const frame = $("cards-scroll");
+  const overflowing = !$("cards").hidden && frame.scrollWidth > frame.clientWidth + 1;
+  $("cards").classList.toggle("cards--overflowing", overflowing);
+  $("cards-more").hidden = !overflowing;
+}
+
+function showMyColumn() {
+  const frame = $("cards-scroll");
+  const mine = you() && frame.querySelector(`thead th[data-seat="${you().seat}"]`);
+  if (!mine || frame.scrollWidth <= frame.clientWidth + 1) return;
+  const labelsWidth = frame.querySelector(".scorecard__corner").offsetWidth;
+  const left = mine.offsetLeft - labelsWidth;
+  const right = mine.offsetLeft + mine.offsetWidth - frame.clientWidth;
+  if (frame.scrollLeft > left) frame.scrollLeft = left;
+  else if (frame.scrollLeft < right) frame.scrollLeft = right;
 }
 
 // The turn clock ------------------------------------------------------------
@@ -341,6 +439,7 @@ function tickClock() {
 function noticeTurn() {
   const mine = Boolean(myTurn());
   alerts.show(mine);
+  if (mine && !wasMyTurn) showMyColumn();
   if (mine && wasMyTurn === false) {
     const clock = shownClock();
     alerts.ring(clock ? `You have ${spokenLeft(msLeft(clock, performance.now()))}.` : "Roll when you are ready.");
@@ -501,7 +600,7 @@ function renderTurn() {
   });
 
   const rollButton = $("roll-button");
-  rollButton.hidden = finished;
+  rollButton.hidden = finished || !player();
   rollButton.disabled = !canRoll();
   if (turn && mine) {
     rollButton.textContent = turn.rolls_left
@@ -513,9 +612,12 @@ function renderTurn() {
   if (finished) hint = "";
   else if (!turn) hint = "Everyone threw five dice: the highest sum goes first.";
   else if (mine && pending) hint = "…";
-  else if (mine && !turn.dice) hint = "Roll the dice: R or Space.";
-  else if (mine && turn.rolls_left) hint = "Click dice (or press 1–5) to keep them, roll again, or pick a box on your card.";
-  else if (mine) hint = "Pick a box on your card for these dice.";
+  else if (mine && !turn.dice) hint = touchScreen.matches ? "Tap Roll to throw the dice." : "Roll the dice: R or Space.";
+  else if (mine && turn.rolls_left) {
+    hint = touchScreen.matches
+      ? "Tap dice to hold them; tap a box to score."
+      : "Click dice (or press 1–5) to keep them, roll again, or pick a box on your card.";
+  } else if (mine) hint = `${touchScreen.matches ? "Tap" : "Pick"} a box on your card for these dice.`;
   else if (standIn) hint = `A bot plays for ${nameOf(turn.seat)}${state.players[turn.seat].handed ? "" : " (away)"}.`;
   else if (!you()) hint = `You are watching ${nameOf(turn.seat)} play.`;
   else hint = `Waiting for ${nameOf(turn.seat)}.`;
@@ -543,8 +645,12 @@ function renderCoach() {
   const section = $("coach");
   const shown = Boolean(state.game.coach && myTurn() && state.turn.dice);
   section.hidden = !shown;
+  const ready = shown && advice && fitsTurn(advice);
+  $("turn").classList.toggle("turn--coached", Boolean(ready));
+  $("coach-tip").hidden = !ready;
+  $("coach-tip").textContent = ready ? `Coach: ${advice.choices[0].label}` : "";
   if (!shown) return;
-  if (!advice || !fitsTurn(advice)) {
+  if (!ready) {
     $("coach-best").textContent = "Thinking…";
     $("coach-yours").textContent = "";
     $("coach-choices").tBodies[0].replaceChildren();
@@ -612,6 +718,7 @@ function renderCards() {
   const winners = new Set(state.winners || []);
   table.replaceChildren();
   table.style.setProperty("--players", players.length);
+  table.dataset.players = String(players.length);
   table.append(el("caption", { class: "visually-hidden" }, "Every player's scorecard"));
 
   const head = el("tr");
@@ -621,9 +728,9 @@ function renderCards() {
     if (player.seat === turnSeat) classes.push("scorecard__player--turn");
     if (player.left) classes.push("scorecard__player--left");
     if (winners.has(player.seat)) classes.push("scorecard__player--winner");
-    const th = el("th", { scope: "col", class: classes.join(" ") });
-    th.append(el("span", { class: `presence-dot${player.connected ? " presence-dot--on" : ""}`, "aria-hidden": "true" }),
-      el("span", { class: "scorecard__name" }, player.name));
+    const th = el("th", { scope: "col", class: classes.join(" "), "data-seat": player.seat });
+    th.append(el("span", { class: "scorecard__name", title: player.name },
+      el("span", { class: `presence-dot${player.connected ? " presence-dot--on" : ""}`, "aria-hidden": "true" }), player.name));
     if (you() && you().seat === player.seat) th.append(el("span", { class: "badge badge--you" }, "you"));
     if (player.bot) th.append(el("span", { class: "badge badge--bot", title: `${player.bot} bot` }, "bot"));
     th.append(...seatMarks(player).map(markBadge));
@@ -642,7 +749,7 @@ function renderCards() {
   const body = el("tbody");
   const row = (label, cells, className = "") => {
     const tr = el("tr", className ? { class: className } : {});
-    tr.append(el("th", { scope: "row" }, label), ...cells);
+    tr.append(el("th", { scope: "row" }, ...rowLabel(label)), ...cells);
     body.append(tr);
   };
   const boxRow = (category) => row(category.label, players.map((player) => boxCell(player, category, turnSeat, options)),
@@ -657,9 +764,23 @@ function renderCards() {
   table.append(body);
 
   const foot = el("tr");
-  foot.append(el("th", { scope: "row" }, "Grand total"),
+  foot.append(el("th", { scope: "row" }, ...rowLabel("Grand total")),
     ...players.map((p) => el("td", { class: "scorecard__total", "data-seat": p.seat }, String(p.card.total))));
   table.append(el("tfoot", {}, foot));
+}
+
+// The longer labels are shortened on a phone, so six cards fit beside them; screen
+// readers keep the whole label.
+const SHORT_LABELS = {
+  "Three of a kind": "3 of a kind", "Four of a kind": "4 of a kind", "Small straight": "Sm straight",
+  "Large straight": "Lg straight", "Yahtzee bonus": "Yahtzee +", "Upper total": "Upper", "Lower total": "Lower",
+  "Grand total": "Total",
+};
+
+function rowLabel(label) {
+  const short = SHORT_LABELS[label] || (label.startsWith("Bonus") ? "Bonus" : null);
+  if (!short) return [label];
+  return [el("span", { class: "scorecard__full" }, label), el("span", { class: "scorecard__short", "aria-hidden": "true" }, short)];
 }
 
 function boxCell(player, category, turnSeat, options) {
@@ -856,6 +977,11 @@ function say(text, kind = "info") {
   toastTimer = setTimeout(() => (toast.hidden = true), 4000);
 }
 
+// A typed command that went to the server (`sent` true) is echoed when its event comes.
+function typing(kind, sent) {
+  typed = sent === true ? { kind, at: performance.now() } : null;
+}
+
 function runCommand(line) {
   const command = parse(line, categories);
   if (command.error) return say(command.error, "error");
@@ -864,16 +990,19 @@ function runCommand(line) {
       return say(HELP);
     case "roll":
       say("");
-      return roll(command.throw);
+      return typing("rolled", roll(command.throw));
     case "hold":
       say("");
-      return setHeld(command.hold);
+      return typing("held", setHeld(command.hold));
     case "score":
       say("");
-      return score(command.category);
+      return typing("scored", score(command.category, { sure: command.sure, fromConsole: true }));
+    case "yes":
+      say("");
+      return typing("scored", confirmScore());
     case "chat":
       if (!you()) return say("Watchers read the chat; only players write in it.", "error");
-      return send("chat", { text: command.text });
+      return typing("chat", send("chat", { text: command.text }));
     case "back":
       return comeBack();
     case "leave":
@@ -1073,6 +1202,7 @@ $("notify-button").addEventListener("click", async () => {
   render();
 });
 setInterval(tickClock, 250);
+addEventListener("resize", () => state && fitCards()); // A phone turned on its side, say.
 $("join-form").addEventListener("submit", (event) => {
   event.preventDefault();
   send("join", { name: $("join-name").value });
@@ -1100,6 +1230,14 @@ $("copy-button").addEventListener("click", async () => {
   $("copy-status").textContent = "Link copied.";
   setTimeout(() => ($("copy-status").textContent = ""), 3000);
 });
+$("invite-button").addEventListener("click", () => $("invite-dialog").showModal());
+$("share-button").addEventListener("click", async () => {
+  try {
+    await navigator.share({ title: document.title, text: "Come to my Yahtzee table:", url: $("invite-url").value });
+  } catch {
+    // Closed without sharing, or refused: the link and the QR code are still there.
+  }
+});
 $("connection").querySelector(".connection__retry").addEventListener("click", () => socket.retryNow());
 
 document.addEventListener("keydown", (event) => {
@@ -1113,10 +1251,12 @@ document.addEventListener("keydown", (event) => {
   } else if (event.key === "r" || event.key === "R") {
     event.preventDefault();
     roll();
-  } else if (event.key === " " && !target.closest("button, a")) {
+  } else if (event.key === " " && (you() || !target.closest("button, a, summary"))) {
+    // A player's Space rolls wherever the focus is, on a die just clicked too (Enter
+    // still presses a focused button); a watcher's Space keeps its usual work.
     event.preventDefault();
     roll();
-  } else if (event.key === "/") {
+  } else if (event.key === "/" && !$("console").hidden) {
     event.preventDefault();
     $("console-input").focus();
   }

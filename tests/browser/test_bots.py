@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from games import services
 from games.strategy import load
-from tests.browser.test_room import create_room, open_room
+from tests.browser.test_room import click_box, create_room, open_room
 from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
 
 pytestmark = pytest.mark.browser
@@ -61,7 +61,7 @@ def follow_the_coach(page: Page, code: str, checked: list[str], *, rolled: bool 
             checked.append(best["label"])
         expect(page.locator("#coach-best")).to_contain_text(best["label"])
         if best["kind"] == "score":
-            page.click(f'button[data-focus="box-{best["category"]}"]')
+            click_box(page, page.locator(f'button[data-focus="box-{best["category"]}"]'))
             page.wait_for_function(f"() => {TURN_PASSED}")
             return
         held = set(page.evaluate("window.yahtzeeRoom.state.turn.held"))

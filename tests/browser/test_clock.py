@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.strategy import load
-from tests.browser.test_room import join, open_room
+from tests.browser.test_room import click_box, join, open_room
 from tests.browser.watch import VIEWPORTS, PageWatch
 
 pytestmark = pytest.mark.browser
@@ -47,11 +47,9 @@ def seat_on_turn(page: Page) -> int:
 
 
 def box_cell(page: Page, seat: int, label: str):  # type: ignore[no-untyped-def]
-    """The card's cell for ``seat`` in the row labelled ``label`` ("Chance")."""
-    row = page.locator(
-        "#scorecard tbody tr", has=page.locator("th", has_text=re.compile(f"^{label}$"))
-    )
-    return row.locator(f'td[data-seat="{seat}"]')
+    """The card's cell for ``seat`` in the row labelled ``label`` ("Chance", "Large straight")."""
+    box = label.lower().replace(" ", "_")
+    return page.locator(f'#scorecard td[data-seat="{seat}"][data-box="{box}"]')
 
 
 def expect_countdown(
@@ -110,7 +108,7 @@ def play_quickly(page: Page, seat: int) -> None:
     page.wait_for_function("() => { const t = window.yahtzeeRoom.state.turn; return t && t.dice; }")
     button = page.locator(f'#scorecard td[data-seat="{seat}"] button').first
     box = button.get_attribute("data-focus").removeprefix("box-")
-    button.click()
+    click_box(page, button)
     # Filled: the turn has passed (a bot's turn after it may be over already).
     page.wait_for_function(
         "([seat, box]) => window.yahtzeeRoom.state.players[seat].card.boxes[box] !== null",

@@ -8,7 +8,16 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import Game, Player
-from tests.browser.test_room import create_room, expect_dice, hold, join, open_room, roll, score
+from tests.browser.test_room import (
+    click_box,
+    create_room,
+    expect_dice,
+    hold,
+    join,
+    open_room,
+    roll,
+    score,
+)
 from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
 from tests.server.helpers import play_out
 
@@ -190,7 +199,9 @@ def test_a_rematch_takes_every_open_browser_to_the_new_room(
         page.wait_for_function("() => window.yahtzeeRoom && window.yahtzeeRoom.state !== null")
     expect(player_page.locator("#turn-heading")).to_have_text("Your turn")
     roll(player_page, "click")
-    player_page.locator(f'#scorecard td[data-seat="{last.seat}"] button').first.click()
+    click_box(
+        player_page, player_page.locator(f'#scorecard td[data-seat="{last.seat}"] button').first
+    )
     for page in (ana, bob, watcher):
         expect(page.locator("#finish")).to_be_visible()
     expect(watcher.locator("#rematch-button")).to_be_hidden()

@@ -3,8 +3,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 
-import { CONFIRM_MS, Confirmation, HELP, confirmPrompt, findCategory, findSeat, parse } from "../../static/js/commands.js";
-import { CATEGORIES } from "./messages.mjs";
+import { CONFIRM_MS, Confirmation, HELP, confirmPrompt, echo, findCategory, findSeat, parse } from "../../static/js/commands.js";
+import { CATEGORIES, LABELS } from "./messages.mjs";
 
 const read = (line) => parse(line, CATEGORIES);
 const BOXES =
@@ -90,8 +90,8 @@ describe("parse: score", () => {
   const box = (line) => read(line).category;
 
   test("score and s write the roll in a box named by its id or its label, in any case", () => {
-    assert.deepEqual(read("score fives"), { action: "score", category: "fives" });
-    assert.deepEqual(read("s chance"), { action: "score", category: "chance" });
+    assert.deepEqual(read("score fives"), { action: "score", category: "fives", sure: false });
+    assert.deepEqual(read("s chance"), { action: "score", category: "chance", sure: false });
     for (const line of ["score full house", "score Full House", "score full_house", "score full-house", "score FULLHOUSE"]) {
       assert.equal(box(line), "full_house", line);
     }
@@ -121,7 +121,7 @@ describe("parse: score", () => {
       y: "yahtzee", Y: "yahtzee",
     };
     for (const [typed, id] of Object.entries(aliases)) {
-      assert.deepEqual(read(`score ${typed}`), { action: "score", category: id }, typed);
+      assert.deepEqual(read(`score ${typed}`), { action: "score", category: id, sure: false }, typed);
     }
   });
 
@@ -148,6 +148,17 @@ describe("parse: score", () => {
     assert.deepEqual(read("score banana"), { error: `There is no box called "banana". The boxes: ${BOXES}.` });
     assert.deepEqual(read("score  Big   Straight "), { error: `There is no box called "Big Straight". The boxes: ${BOXES}.` });
     assert.deepEqual(read("score 6"), { error: `There is no box called "6". The boxes: ${BOXES}.` });
+  });
+
+  test("score! and s! write it without asking, even a 0", () => {
+    assert.deepEqual(read("score! full house"), { action: "score", category: "full_house", sure: true });
+    assert.deepEqual(read("s! fh"), { action: "score", category: "full_house", sure: true });
+    assert.deepEqual(read("score! banana").error, `There is no box called "banana". The boxes: ${BOXES}.`);
+  });
+
+  test("yes confirms the score the command line asked about", () => {
+    assert.deepEqual(read("yes"), { action: "yes" });
+    assert.deepEqual(read("YES"), { action: "yes" });
   });
 
   test("score with no box asks which", () => {
@@ -274,7 +285,7 @@ describe("HELP", () => {
     const examples = [
       "roll", "roll 2 5", "hold 1 3", "hold", "score fives", "score full house", "score 3 of a kind",
       "score chance", "score sm straight", "say good luck", "back", "leave", "leave!", "remove Ana",
-      "remove 2", "bot-seat Ana", "help",
+      "remove 2", "bot-seat Ana", "help", "yes", "score! yahtzee",
     ];
     for (const line of examples) {
       assert.ok(HELP.includes(line), `HELP shows ${line}`);
@@ -283,6 +294,31 @@ describe("HELP", () => {
   });
 
   test("it names the keys", () => {
-    assert.match(HELP, /Keys: 1-5 hold a die, R or Space roll, \/ this command line\./);
+    assert.match(HELP, /Keys: 1-5 hold a die, R or Space roll \(Enter presses a focused button\),\n\/ this command line\./);
+  });
+});
+
+describe("echo: what a typed command did, once the server has done it", () => {
+  test("a roll: the dice and the rolls left", () => {
+    const rolled = (dice, left) => ({ kind: "rolled", data: { seat: 0, dice, held: [], rolls_left: left, options: {} } });
+    assert.equal(echo(rolled([4, 4, 1, 2, 6], 2), LABELS), "Rolled 4 4 1 2 6: 2 rolls left.");
+    assert.equal(echo(rolled([4, 4, 4, 2, 6], 1), LABELS), "Rolled 4 4 4 2 6: 1 roll left.");
+    assert.equal(echo(rolled([4, 4, 4, 4, 6], 0), LABELS), "Rolled 4 4 4 4 6: no rolls left: pick a box.");
+  });
+
+  test("a hold names the dice as typed, 1 to 5", () => {
+    assert.equal(echo({ kind: "held", data: { seat: 0, held: [0, 2] } }, LABELS), "Holding dice 1 3.");
+    assert.equal(echo({ kind: "held", data: { seat: 0, held: [] } }, LABELS), "Holding no dice.");
+  });
+
+  test("a score: the points, the box and a Yahtzee bonus", () => {
+    const scored = (category, points, bonus) => ({ kind: "scored", data: { seat: 0, category, points, yahtzee_bonus: bonus } });
+    assert.equal(echo(scored("full_house", 25, false), LABELS), "Scored 25 in Full house.");
+    assert.equal(echo(scored("fives", 25, true), LABELS), "Scored 25 in Fives and a Yahtzee bonus of 100.");
+  });
+
+  test("a chat line, and nothing for events no command causes", () => {
+    assert.equal(echo({ kind: "chat", data: { seat: 0, name: "Ana", text: "gl" } }, LABELS), "Said to the table: gl");
+    assert.equal(echo({ kind: "away", data: { seat: 0, name: "Ana" } }, LABELS), null);
   });
 });
