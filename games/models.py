@@ -166,6 +166,10 @@ class Connection(models.Model):
         Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="connections"
     )
     seen_at = models.DateTimeField(db_index=True)
+    #: The name a watching socket goes by in the watchers' chat
+    #: (:func:`games.services.watcher_name`); empty until it has one. Kept on the row so
+    #: that two watchers of a room, whatever process serves them, never share a name.
+    name = models.CharField(max_length=NAME_MAX_LENGTH, blank=True, default="")
 
     def __str__(self) -> str:
         return f"connection {self.pk} to {self.game_id}"

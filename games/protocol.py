@@ -6,7 +6,7 @@ generated from it for outside clients (``python -m games.protocol`` writes them,
 ``--check`` says whether the committed ones are current).
 
 **From the client.** :func:`decode` is the one door: it takes a websocket frame
-and returns one of the eighteen typed messages (:data:`ClientMessage`), or raises
+and returns one of the twenty-one typed messages (:data:`ClientMessage`), or raises
 :class:`ProtocolError` with a stable ``code``, a message for people and the
 request's ``id`` when it could be read. Whatever the frame holds (any JSON of any
 shape or depth within the 16 KiB cap, or no JSON at all) the answer is one of
@@ -163,6 +163,24 @@ class Chat(Message, tag="chat", frozen=True, kw_only=True):
     text: str
 
 
+class WatcherChat(Message, tag="watcher_chat", frozen=True, kw_only=True):
+    """A watcher says something in the watchers' chat (1 to 500 characters once trimmed)."""
+
+    text: str
+
+
+class WatcherName(Message, tag="watcher_name", frozen=True, kw_only=True):
+    """A watcher chooses the name it goes by in the watchers' chat."""
+
+    name: str
+
+
+class ReadWatchers(Message, tag="read_watchers", frozen=True, kw_only=True):
+    """A player chooses whether this connection is sent the watchers' chat (off at first)."""
+
+    read: bool
+
+
 class Rematch(Message, tag="rematch", frozen=True, kw_only=True):
     """A player of a finished game opens its rematch."""
 
@@ -222,6 +240,9 @@ ClientMessage: TypeAlias = (
     | Hold
     | Score
     | Chat
+    | WatcherChat
+    | WatcherName
+    | ReadWatchers
     | Rematch
     | Coach
     | AddBot
@@ -234,7 +255,7 @@ ClientMessage: TypeAlias = (
     | Ping
 )
 
-#: The eighteen types, in the order of ``docs/protocol.md``.
+#: The twenty-one types, in the order of ``docs/protocol.md``.
 CLIENT_TYPES: Final = tuple(str(t.__struct_config__.tag) for t in get_args(ClientMessage))
 
 #: The code and the explanation for a field of the wrong shape: today's codes, field by field.
@@ -250,6 +271,7 @@ FIELD_ERRORS: Final = {
     "version": ("invalid_message", "send the version of the game you last saw (a whole number)"),
     "text": ("invalid_message", "chat needs some text"),
     "on": ("invalid_message", "say whether the coach is on: true or false"),
+    "read": ("invalid_message", "say whether to read the watchers' chat: true or false"),
     "bot": ("invalid_message", "name the bot's seat (a whole number)"),
     "player": ("invalid_message", "name the player's seat (a whole number)"),
 }
@@ -843,6 +865,32 @@ class AdviceReply(msgspec.Struct, frozen=True, kw_only=True):
     id: RequestId = None
 
 
+class Watching(msgspec.Struct, frozen=True, kw_only=True):
+    """How this connection takes part in the watchers' chat: sent after the first snapshot,
+    whenever the connection takes or gives up a seat, and in reply to ``watcher_name``
+    and ``read_watchers``."""
+
+    type: Literal["watching"] = "watching"
+    #: The name this watcher goes by in the watchers' chat; ``null`` for a player.
+    name: str | None
+    #: Whether this connection is sent the watchers' chat: always for a watcher; for a
+    #: player, as it chose (off at first).
+    read: bool
+    id: RequestId = None
+
+
+class WatcherMessage(msgspec.Struct, frozen=True, kw_only=True):
+    """A line of the watchers' chat, to the watchers and the players who read it. It is no
+    event of the game: it has no version and is not kept in the game's log."""
+
+    type: Literal["watcher_message"] = "watcher_message"
+    #: The watcher's name: never a seated player's (nor one that looks like it).
+    name: str
+    text: str
+    #: When it was said (ISO 8601, UTC).
+    at: str
+
+
 class Pong(msgspec.Struct, frozen=True, kw_only=True):
     """The reply to a ping."""
 
@@ -860,7 +908,9 @@ class Error(msgspec.Struct, frozen=True, kw_only=True):
 
 
 #: For type hints only: msgspec cannot decode this union (its members share no tag field).
-ServerMessage: TypeAlias = Snapshot | Presence | Joined | AdviceReply | Pong | Error
+ServerMessage: TypeAlias = (
+    Snapshot | Presence | Joined | AdviceReply | Watching | WatcherMessage | Pong | Error
+)
 
 #: Each kind of message the server sends, by its ``type`` (events are a union of their own).
 SERVER_TYPES: Final[dict[str, type[msgspec.Struct]]] = {
@@ -868,6 +918,8 @@ SERVER_TYPES: Final[dict[str, type[msgspec.Struct]]] = {
     "presence": Presence,
     "joined": Joined,
     "advice": AdviceReply,
+    "watching": Watching,
+    "watcher_message": WatcherMessage,
     "pong": Pong,
     "error": Error,
 }

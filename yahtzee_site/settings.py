@@ -258,6 +258,12 @@ LIMIT_CHAT_PER_SEAT = [(8, 10), (40, 60)]
 # a day: "good game", a word on the result, then the room is closed to chat.
 LIMIT_CHAT_AFTER_END = 20
 LIMIT_CHAT_AFTER_END_SECONDS = 24 * 60 * 60
+# The watchers' chat (games/services.py, watcher_chat), kept in no log. Per watcher (its
+# browser session, else its socket): a little less than a seat may say. Per room, all its
+# watchers together: a crowd of watchers stays readable for the players who read along,
+# and a script that opens many sockets is held to it too.
+LIMIT_WATCHER_CHAT_PER_WATCHER = [(5, 10), (30, 60)]
+LIMIT_WATCHER_CHAT_PER_ROOM = [(20, 10), (90, 60)]
 # Events in one game's log beyond which chat is refused (play never is). A six-seat game
 # of bots that show their held dice, with two lines of chat a round, logs about 490
 # (tests/server/test_limits.py); six people holding dice one click at a time, about
