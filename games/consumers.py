@@ -349,6 +349,9 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def do_coach(self, message: protocol.Coach) -> None:
         await self.call(services.set_coach, message, message.on)
 
+    async def do_bot_pace(self, message: protocol.BotPace) -> None:
+        await self.call(services.set_bot_pace, message, message.pace)
+
     async def do_add_bot(self, message: protocol.AddBot) -> None:
         await self.call(services.add_bot, message, message.level)
 
@@ -394,6 +397,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         protocol.ReadWatchers: do_read_watchers,
         protocol.Rematch: do_rematch,
         protocol.Coach: do_coach,
+        protocol.BotPace: do_bot_pace,
         protocol.AddBot: do_add_bot,
         protocol.RemoveBot: do_remove_bot,
         protocol.Back: do_back,

@@ -6,7 +6,7 @@ generated from it for outside clients (``python -m games.protocol`` writes them,
 ``--check`` says whether the committed ones are current).
 
 **From the client.** :func:`decode` is the one door: it takes a websocket frame
-and returns one of the twenty-one typed messages (:data:`ClientMessage`), or raises
+and returns one of the twenty-two typed messages (:data:`ClientMessage`), or raises
 :class:`ProtocolError` with a stable ``code``, a message for people and the
 request's ``id`` when it could be read. Whatever the frame holds (any JSON of any
 shape or depth within the 16 KiB cap, or no JSON at all) the answer is one of
@@ -191,6 +191,13 @@ class Coach(Message, tag="coach", frozen=True, kw_only=True):
     on: bool
 
 
+class BotPace(Message, tag="bot_pace", frozen=True, kw_only=True):
+    """The host sets how long the bots take over their moves: ``instant``, ``quick`` or
+    ``natural``."""
+
+    pace: str
+
+
 class AddBot(Message, tag="add_bot", frozen=True, kw_only=True):
     """The host seats a bot (``optimal`` or ``casual``) in the next empty seat."""
 
@@ -245,6 +252,7 @@ ClientMessage: TypeAlias = (
     | ReadWatchers
     | Rematch
     | Coach
+    | BotPace
     | AddBot
     | RemoveBot
     | Back
@@ -255,7 +263,7 @@ ClientMessage: TypeAlias = (
     | Ping
 )
 
-#: The twenty-one types, in the order of ``docs/protocol.md``.
+#: The twenty-two types, in the order of ``docs/protocol.md``.
 CLIENT_TYPES: Final = tuple(str(t.__struct_config__.tag) for t in get_args(ClientMessage))
 
 #: The code and the explanation for a field of the wrong shape: today's codes, field by field.
@@ -266,6 +274,7 @@ FIELD_ERRORS: Final = {
     "name": ("invalid_name", "choose a name: some text"),
     "token": ("invalid_token", "a token is the text a join or the API gave you"),
     "level": ("invalid_bot", "a bot's level is optimal or casual"),
+    "pace": ("invalid_bot_pace", "the bots' pace is instant, quick or natural"),
     "id": ("invalid_message", "id is a string, a number or null"),
     "seat": ("invalid_message", "seat is a whole number"),
     "version": ("invalid_message", "send the version of the game you last saw (a whole number)"),
@@ -396,6 +405,8 @@ class CreateGame(msgspec.Struct, frozen=True, kw_only=True):
     #: The turn clock: seconds a turn, 10 to 86400, or ``null`` for none. Left out: 60
     #: seconds, or no clock in a solo room.
     turn_seconds: int | msgspec.UnsetType | None = msgspec.UNSET
+    #: How long the bots take over their moves: ``instant``, ``quick`` or ``natural``.
+    bot_pace: str = "natural"
 
 
 class CreatedGame(msgspec.Struct, frozen=True, kw_only=True):
@@ -427,6 +438,7 @@ CREATE_GAME_ERRORS: Final = {
         "invalid_turn_seconds",
         "turn_seconds is null (no clock) or a whole number of seconds, 10 to 86400",
     ),
+    "bot_pace": ("invalid_bot_pace", "bot_pace is instant, quick or natural"),
 }
 
 _create_game_decoder: Final = msgspec.json.Decoder(CreateGame)
@@ -437,7 +449,7 @@ def decode_create_game(body: bytes) -> CreateGame:
 
     The codes: ``too_large``, ``invalid_json``, ``invalid_message`` (not an object,
     or nested too deeply), then ``invalid_name``, ``unknown_rules``, ``invalid_seats``,
-    ``invalid_turn_seconds``.
+    ``invalid_turn_seconds``, ``invalid_bot_pace``.
     """
     if len(body) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"the request is {MAX_MESSAGE_BYTES // 1024} KiB at most")
@@ -501,6 +513,8 @@ class GameInfo(msgspec.Struct, frozen=True, kw_only=True):
     preset_label: str
     seats: int
     coach: bool
+    #: How long the bots take over their moves (``games/bots.py``).
+    bot_pace: Literal["instant", "quick", "natural"]
     #: The turn clock's seconds a turn, or ``null`` for no clock.
     turn_seconds: int | None
     status: Literal["lobby", "playing", "finished", "abandoned"]
@@ -579,6 +593,8 @@ class CreatedData(msgspec.Struct, frozen=True, kw_only=True):
     coach: bool | msgspec.UnsetType = msgspec.UNSET
     #: Only in a rematch's log: the invite code of the game it follows.
     rematch_of: str | msgspec.UnsetType = msgspec.UNSET
+    #: Only when the room was opened with the bots at another pace than ``natural``.
+    bot_pace: Literal["instant", "quick"] | msgspec.UnsetType = msgspec.UNSET
 
 
 class JoinedData(msgspec.Struct, frozen=True, kw_only=True):
@@ -661,6 +677,12 @@ class RematchData(msgspec.Struct, frozen=True, kw_only=True):
 
 class CoachData(msgspec.Struct, frozen=True, kw_only=True):
     on: bool
+    seat: int
+    name: str
+
+
+class BotPaceData(msgspec.Struct, frozen=True, kw_only=True):
+    pace: Literal["instant", "quick", "natural"]
     seat: int
     name: str
 
@@ -756,6 +778,11 @@ class CoachEvent(EventMessage, tag="coach", frozen=True, kw_only=True):
     at: str
 
 
+class BotPaceEvent(EventMessage, tag="bot_pace", frozen=True, kw_only=True):
+    data: BotPaceData
+    at: str
+
+
 class ChatEvent(EventMessage, tag="chat", frozen=True, kw_only=True):
     data: ChatData
     at: str
@@ -793,6 +820,7 @@ Event: TypeAlias = (
     | FinishedEvent
     | RematchEvent
     | CoachEvent
+    | BotPaceEvent
     | ChatEvent
     | AwayEvent
     | BackEvent

@@ -57,6 +57,7 @@ SAVED_FIELDS = [
     "state_version",
     "record",
     "coach",
+    "bot_pace",
     "deadline",
     "wake_at",
     "acted_at",
@@ -365,6 +366,7 @@ def create_game(
     user_id: int | None = None,
     coach: bool | None = None,
     turn_seconds: object = clock.DEFAULT_TURN_SECONDS,
+    bot_pace: object = Game.BotPace.NATURAL,
 ) -> tuple[Game, Player | None]:
     """A new room in its lobby; with ``host_name``, its creator takes seat 0 as host.
 
@@ -372,9 +374,11 @@ def create_game(
     when its creator is logged in. The coach is on by default in a solo room and
     off otherwise (the host can change it in the lobby: :func:`set_coach`). The turn
     clock is ``turn_seconds`` a turn (``None``: no clock; :mod:`games.clock`); a solo
-    room has none, as nobody waits for its player.
+    room has none, as nobody waits for its player. The bots take their time as
+    ``bot_pace`` says (:func:`set_bot_pace`).
     """
     rules.get_rules(preset)  # Raises unknown_rules.
+    pace = _bot_pace(bot_pace)
     if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= rules.MAX_PLAYERS:
         raise CommandError("invalid_seats", f"a game has 1 to {rules.MAX_PLAYERS} seats")
     try:
@@ -385,10 +389,10 @@ def create_game(
     coach = seats == 1 if coach is None else bool(coach)
     with transaction.atomic():
         game = Game.objects.create(
-            preset=preset, seats=seats, coach=coach, turn_seconds=turn_seconds
+            preset=preset, seats=seats, coach=coach, turn_seconds=turn_seconds, bot_pace=pace
         )
         table = Table(game, [], None)
-        table.happened.append(events.Created(preset, seats, coach))
+        table.happened.append(events.Created(preset, seats, coach, bot_pace=pace))
         player = _seat(table, name, session_key, user_id) if name is not None else None
         _save(table)
     return table.game, player
@@ -608,12 +612,17 @@ def rematch(code: str, player_id: int | None, *, as_seat: int | None = None) -> 
                 seats=old.seats,
                 coach=old.coach,
                 turn_seconds=old.turn_seconds,
+                bot_pace=old.bot_pace,
                 rematch_of=old,
             ),
             [],
             None,
         )
-        new.happened.append(events.Created(old.preset, old.seats, old.coach, rematch_of=old.code))
+        new.happened.append(
+            events.Created(
+                old.preset, old.seats, old.coach, rematch_of=old.code, bot_pace=old.bot_pace
+            )
+        )
         for stayed in table.players:
             if not table.has_left(stayed):
                 _seat(new, stayed.name, stayed.session_key, stayed.user_id, bot=stayed.bot)
@@ -641,6 +650,34 @@ def set_coach(code: str, player_id: int | None, on: object, *, as_seat: int | No
             table.happened.append(events.CoachSwitched(on, host.seat, host.name))
 
     _move(code, switch)
+
+
+def set_bot_pace(
+    code: str, player_id: int | None, pace: object, *, as_seat: int | None = None
+) -> None:
+    """The host sets how long the bots take over their moves (in the lobby, or during the
+    game): ``instant``, ``quick`` or ``natural`` (:func:`games.bots.pause`).
+
+    Saved with the row lock and the ORM (a move's one statement does not write the
+    pace): the event it appends moves the version on, so any process's copy of the
+    game from before it is read again at its next move.
+    """
+    chosen = _bot_pace(pace)
+    with _command(code) as table:
+        host = table.host(player_id, as_seat, "change the bots' pace")
+        if table.game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
+            raise rules.IllegalMoveError("the game is over", code="game_over")
+        if table.game.bot_pace != chosen:  # Already so: nothing happens, nobody is told.
+            table.game.bot_pace = chosen
+            table.happened.append(events.BotPaceSet(chosen, host.seat, host.name))
+
+
+def _bot_pace(pace: object) -> str:
+    if not isinstance(pace, str) or pace not in Game.BotPace.values:
+        raise CommandError(
+            "invalid_bot_pace", f"the bots' pace is one of {', '.join(Game.BotPace.values)}"
+        )
+    return pace
 
 
 def add_bot(
@@ -1117,6 +1154,7 @@ def game_json(game: Game) -> dict[str, Any]:
         "preset_label": game.rules.label,
         "seats": game.seats,
         "coach": game.coach,
+        "bot_pace": game.bot_pace,
         "turn_seconds": game.turn_seconds,
         "status": game.status,
         "created_at": game.created_at.isoformat(),

@@ -63,8 +63,8 @@ def test_it_reads_each_type_with_its_defaults() -> None:
     assert decode('{"type": "remove_bot", "bot": 2}') == protocol.RemoveBot(bot=2)
     assert protocol.CLIENT_TYPES == (
         "join", "resume", "leave", "start", "roll", "hold", "score", "chat", "watcher_chat",
-        "watcher_name", "read_watchers", "rematch", "coach", "add_bot", "remove_bot", "back",
-        "remove_player", "hand_to_bot", "advice", "snapshot", "ping",
+        "watcher_name", "read_watchers", "rematch", "coach", "bot_pace", "add_bot", "remove_bot",
+        "back", "remove_player", "hand_to_bot", "advice", "snapshot", "ping",
     )  # fmt: skip
     assert decode('{"type": "read_watchers", "read": true}') == protocol.ReadWatchers(read=True)
     assert decode('{"type": "watcher_chat", "text": "hi"}') == protocol.WatcherChat(text="hi")

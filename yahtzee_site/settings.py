@@ -5,6 +5,7 @@ layer in one process. Set ``DATABASE_URL`` and ``REDIS_URL`` to run several
 processes on PostgreSQL and Redis. Every variable is listed in the README.
 """
 
+import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -127,8 +128,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Bots -----------------------------------------------------------------------
 
-#: Milliseconds a bot waits before each of its moves, so people can follow its turn.
-YAHTZEE_BOT_PAUSE = env_int("YAHTZEE_BOT_PAUSE_MS", default=900) / 1000
+#: Seconds a bot waits before each of its moves whatever its room's pace, from
+#: YAHTZEE_BOT_PAUSE_MS (milliseconds): an override for tests and fault runs (0: at once).
+#: Unset, the room's pace decides, as the host chose it (games/bots.py, pause).
+YAHTZEE_BOT_PAUSE: float | None = (
+    env_int("YAHTZEE_BOT_PAUSE_MS", default=0) / 1000
+    if os.environ.get("YAHTZEE_BOT_PAUSE_MS")
+    else None
+)
 
 #: Whether this process keeps the turn clock's watch (games/watch.py): plays the turns
 #: whose time ran out, restarts stalled bots and ends abandoned games. Every server

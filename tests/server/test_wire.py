@@ -43,6 +43,7 @@ def test_it_declares_every_message_the_server_sends(  # type: ignore[no-untyped-
         assert ana is not None
         code = game.code
         services.set_coach(code, ana.pk, True)
+        services.set_bot_pace(code, ana.pk, "quick")
         bot = services.add_bot(code, ana.pk, "casual")
         services.add_bot(code, ana.pk, "optimal")
         services.remove_bot(code, ana.pk, bot.seat)
@@ -217,6 +218,7 @@ VALID: dict[str, Any] = {
     "level": lambda v: isinstance(v, str),
     "on": lambda v: isinstance(v, bool),
     "read": lambda v: isinstance(v, bool),
+    "pace": lambda v: isinstance(v, str),
 }
 FIELDS = {
     "join": ["name"],
@@ -232,6 +234,7 @@ FIELDS = {
     "read_watchers": ["read"],
     "rematch": [],
     "coach": ["on"],
+    "bot_pace": ["pace"],
     "add_bot": ["level"],
     "remove_bot": ["bot"],
     "back": [],
