@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from games import limits, protocol, services
+from games import heartbeat, limits, protocol, services
 from games.models import Connection
 from games.services import CommandError
 from tests.server.helpers import Table, fingerprint
@@ -282,3 +282,25 @@ def test_the_default_name_skips_a_player_called_like_a_watcher(fake_clock) -> No
         services.watcher_chat(table.code, seated.pk, "hi", sender="s")
     assert refused.value.code == "not_a_watcher"
     assert fingerprint(table.code) == before
+
+
+def test_a_watchers_name_is_kept_when_its_row_is_written_back(fake_clock) -> None:  # type: ignore[no-untyped-def]
+    """A process cut off from the database for a while writes its sockets' rows back
+    (games/heartbeat.py): a watcher's name comes back with its row, still its own."""
+    table = Table("ana")
+    _, row, _ = services.arrive(table.code)
+    assert services.watcher_name(table.code, row, "Sam") == "Sam"
+    heartbeat.sockets[row] = heartbeat.Socket(row, table.code, None, "Sam")  # As beat() keeps it.
+    try:
+        fake_clock.advance(heartbeat.EXPIRY.total_seconds() + 10)
+        assert heartbeat.sweep() == [table.code]
+        assert heartbeat.beat([heartbeat.sockets[row]]) == [table.code]
+    finally:
+        del heartbeat.sockets[row]
+
+    assert Connection.objects.get(pk=row).name == "Sam"
+    _, other, _ = services.arrive(table.code)
+    with pytest.raises(CommandError) as refused:
+        services.watcher_name(table.code, other, "SAM")
+    assert refused.value.code == "name_taken"
+    assert services.watcher_name(table.code, other) == "Watcher 1"
