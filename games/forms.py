@@ -48,14 +48,15 @@ class NewGameForm(forms.Form):
     bot_pace = forms.ChoiceField(
         label="Bots play",
         choices=[
-            (Game.BotPace.NATURAL, "At a natural pace (about 3.5 s a turn)"),
-            (Game.BotPace.QUICK, "Quickly (0.3 s a move)"),
+            (Game.BotPace.NATURAL, "Naturally"),
+            (Game.BotPace.QUICK, "Quickly"),
             (Game.BotPace.INSTANT, "Instantly"),
         ],
         initial=Game.BotPace.NATURAL,
         required=False,  # Left out (an older page): natural.
         widget=forms.Select(attrs={"aria-describedby": "bot-pace-help"}),
-        help_text="If you seat bots. The host can change it in the room.",
+        help_text="If you seat bots: naturally, about 3.5 s a turn; quickly, 1.5 s. "
+        "The host can change it in the room.",
     )
 
     def clean_bot_pace(self) -> str:

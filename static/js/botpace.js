@@ -4,7 +4,7 @@
 // state (`game.bot_pace`, kept by state.js).
 
 export const PACES = {
-  natural: "At a natural pace",
+  natural: "Naturally",
   quick: "Quickly",
   instant: "Instantly",
 };
