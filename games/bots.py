@@ -25,7 +25,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Final, Protocol
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -52,6 +55,24 @@ class Plan:
     show_hold: bool
     #: ``"bot"`` when the bot plays for an away player's seat; ``None`` on its own seat.
     by: str | None = None
+    #: How long the bots of this room take over their moves (:func:`pause`).
+    pace: str = Game.BotPace.NATURAL
+    #: Whether the turn's dice are still to be thrown the first time.
+    first_roll: bool = False
+
+    @property
+    def step(self) -> str:
+        """What the move is to a person watching: ``first_roll`` (picking the dice up),
+        ``keep`` (looking at them and showing which to keep), ``roll`` (throwing the dice
+        not kept, just after showing which), ``reroll`` (throwing all five again: decided
+        without showing any kept) or ``score`` (choosing a box on the card)."""
+        if self.move.is_score:
+            return "score"
+        if self.show_hold:
+            return "keep"
+        if self.first_roll:
+            return "first_roll"
+        return "roll" if self.held else "reroll"
 
 
 @dataclass(frozen=True)
@@ -64,6 +85,7 @@ class _OnTurn:
     state_version: int
     position: rules.Position
     by: str | None
+    pace: str
 
 
 def _on_turn(code: str) -> _OnTurn | None:
@@ -81,6 +103,7 @@ def _on_turn(code: str) -> _OnTurn | None:
         state_version=table.game.state_version,
         position=position,
         by=None if player.bot else events.BY_BOT,
+        pace=table.game.bot_pace,
     )
 
 
@@ -100,6 +123,8 @@ def _plan(bot: _OnTurn) -> Plan:
         move=move,
         show_hold=show_hold,
         by=bot.by,
+        pace=bot.pace,
+        first_roll=not position.has_rolled,
     )
 
 
@@ -141,6 +166,71 @@ def make(plan: Plan) -> bool:
 
 
 # --------------------------------------------------------------------------
+# The pace: how long a bot takes over each move
+# --------------------------------------------------------------------------
+#
+# The host chooses, per room (``Game.bot_pace``). Before, every move waited 0.9 s,
+# and the page then spent most of a second on each roll's animation and the dice
+# shown kept: a bot's turn took 8.5 to 10.5 s, and five bots 45 s a round.
+#
+# - ``instant``: no wait at all (the driver still yields to the event loop between
+#   moves), for people who only want the result.
+# - ``quick``: 0.3 s before every move: the moves can be told apart, no more.
+# - ``natural`` (the default): a pause that follows the decision, as a person's does,
+#   varied by a fifth either way so that no two turns beat alike. Picking up the dice is
+#   quick, deciding which to keep or choosing a box takes longer, and throwing the dice
+#   just shown kept is quick again. Every wait after a roll is longer than the page's
+#   roll animation (0.65 s), so the dice are seen before the bot acts on them. A full
+#   turn (throw, keep, throw, keep, throw, score) takes 0.5 + 0.9 + 0.35 + 0.9 + 0.35
+#   + 1.2 = 4.2 s of pauses; one that scores sooner, less. ``benchmarks/bot_pace.py``
+#   measured 3.7 s a turn on average for the Optimal bot (3.5 s for Casual; 90 % of
+#   turns from 1.7 to 4.5 s), against 4.8 s of server waits with the old 0.9 s, and
+#   3.4 s a turn in a live room on SQLite; ``quick``, 1.6 s; ``instant``, 0.01 s.
+
+#: Seconds a ``quick`` bot waits before each move.
+QUICK_PAUSE: Final = 0.3
+#: Seconds a ``natural`` bot waits before each kind of move (:attr:`Plan.step`).
+NATURAL_PAUSES: Final = {
+    "first_roll": 0.5,
+    "keep": 0.9,
+    "roll": 0.35,
+    "reroll": 0.9,
+    "score": 1.2,
+}
+#: How much a ``natural`` pause varies, either way (0.2: from 80 % to 120 %).
+NATURAL_SPREAD: Final = 0.2
+
+
+class Uniform(Protocol):
+    """Where a natural pause's variation comes from (:class:`random.Random`, or a test's)."""
+
+    def uniform(self, a: float, b: float, /) -> float: ...
+
+
+#: Where the natural pauses' variation comes from (a test puts its own).
+variation: Uniform = random.Random()
+#: How a driver waits (a test puts its own, to read the waits instead of waiting them).
+sleep: Callable[[float], Awaitable[object]] = asyncio.sleep
+
+
+def pause(plan: Plan, rng: Uniform | None = None) -> float:
+    """Seconds the bot waits before making ``plan``'s move, at its room's pace.
+
+    ``settings.YAHTZEE_BOT_PAUSE`` (``YAHTZEE_BOT_PAUSE_MS``), when set, is every
+    move's wait instead, whatever the pace: the tests' override (0: at once).
+    """
+    fixed = settings.YAHTZEE_BOT_PAUSE
+    if fixed is not None:
+        return float(fixed)
+    if plan.pace == Game.BotPace.INSTANT:
+        return 0.0
+    if plan.pace == Game.BotPace.QUICK:
+        return QUICK_PAUSE
+    spread = (rng or variation).uniform(1 - NATURAL_SPREAD, 1 + NATURAL_SPREAD)
+    return round(NATURAL_PAUSES[plan.step] * spread, 3)
+
+
+# --------------------------------------------------------------------------
 # Drivers: one asyncio task per game a bot is playing in, in this process
 # --------------------------------------------------------------------------
 
@@ -148,14 +238,15 @@ _driving: dict[str, asyncio.Task[None]] = {}
 
 
 async def drive(code: str) -> None:
-    """Play the bots' turns in ``code`` until a person is on turn or the game is over."""
+    """Play the bots' turns in ``code`` until a person is on turn or the game is over,
+    waiting :func:`pause` before each move."""
     while True:
         bot = await outbox.on_database_thread(_on_turn, code)(code)
         if bot is None:
             return
         # Choosing may load a strategy table: off the event loop, and off the database thread.
         plan = await sync_to_async(_plan, thread_sensitive=False)(bot)
-        await asyncio.sleep(settings.YAHTZEE_BOT_PAUSE)  # Seconds, so people can follow.
+        await sleep(pause(plan))  # asyncio.sleep(0) too yields to the event loop.
         if not await outbox.run(make, plan):
             return  # Another driver moved first; it goes on.
 

@@ -95,6 +95,11 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     connection_id: int | None = None
     #: The version of the last event this connection was sent; older ones are not sent again.
     version = 0
+    #: The name this connection goes by in the watchers' chat while it watches (``None``
+    #: until it has one, and while it holds a seat).
+    watcher_name: str | None = None
+    #: Whether a player chose to read the watchers' chat here (watchers always do).
+    reads_watchers = False
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Hand a message to its handler, without Channels' database clean-up before each one.
@@ -185,6 +190,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         shutdown.sockets.add(self)
         self.version = max(self.version, snapshot["version"])
         await self.send_json(snapshot)
+        await self.send_watching()
 
     def identity(self) -> tuple[str, int | None]:
         """This connection's browser session key, and its account's id when logged in.
@@ -201,7 +207,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         """Keep this connection's row alive, acting for its seat, in this process's heartbeat."""
         assert self.connection_id is not None
         heartbeat.sockets[self.connection_id] = heartbeat.Socket(
-            self.connection_id, self.code, self.player_id
+            self.connection_id, self.code, self.player_id, self.watcher_name or ""
         )
 
     async def take_seat(self, player_id: int | None) -> None:
@@ -210,6 +216,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await outbox.run(services.move_connection, self.code, self.connection_id, player_id)
         self.player_id = player_id
         self.beat()
+        await self.send_watching()
 
     async def disconnect(self, code: int) -> None:
         shutdown.sockets.discard(self)
@@ -271,6 +278,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         )
         self.beat()
         await self.send_snapshot()
+        await self.send_watching()
 
     async def do_leave(self, message: protocol.Leave) -> None:
         await self.call(services.leave_game, message)
@@ -293,12 +301,56 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def do_chat(self, message: protocol.Chat) -> None:
         await self.call(services.chat, message, message.text)
 
+    async def do_watcher_chat(self, message: protocol.WatcherChat) -> None:
+        assert self.connection_id is not None
+        self.not_acting_for_a_seat(message)
+        name = await outbox.run(
+            services.watcher_chat,
+            self.code,
+            self.connection_id,
+            message.text,
+            sender=self.identity()[0] or f"socket-{self.connection_id}",
+        )
+        if name != self.watcher_name:  # A player sat down under a name like this watcher's.
+            self.watcher_name = name
+            self.beat()
+            await self.send_watching()
+
+    async def do_watcher_name(self, message: protocol.WatcherName) -> None:
+        assert self.connection_id is not None
+        self.not_acting_for_a_seat(message)
+        self.watcher_name = await outbox.run(
+            services.watcher_name, self.code, self.connection_id, message.name
+        )
+        self.beat()
+        await self.send_watching(message.id)
+
+    async def do_read_watchers(self, message: protocol.ReadWatchers) -> None:
+        if self.player_id is None:
+            raise CommandError(
+                "not_a_player", "watchers always read the watchers' chat; players choose to"
+            )
+        if message.seat is not None:  # As every command of a seat: its own seat only.
+            await outbox.on_database_thread(services.check_seat, self.code)(
+                self.code, self.player_id, message.seat
+            )
+        self.reads_watchers = message.read
+        await self.send_watching(message.id)
+
+    def not_acting_for_a_seat(self, message: protocol.Message) -> None:
+        """A watcher's command names no seat: a watcher acts for nobody."""
+        if message.seat is not None:
+            raise CommandError("not_your_seat", "a watcher acts for no seat")
+
     async def do_rematch(self, message: protocol.Rematch) -> None:
         # The rematch event reaches everyone in the room, the asker too, with the new room.
         await outbox.run(services.rematch, self.code, self.player_id, as_seat=message.seat)
 
     async def do_coach(self, message: protocol.Coach) -> None:
         await self.call(services.set_coach, message, message.on)
+
+    async def do_bot_pace(self, message: protocol.BotPace) -> None:
+        await self.call(services.set_bot_pace, message, message.pace)
 
     async def do_add_bot(self, message: protocol.AddBot) -> None:
         await self.call(services.add_bot, message, message.level)
@@ -340,8 +392,12 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         protocol.Hold: do_hold,
         protocol.Score: do_score,
         protocol.Chat: do_chat,
+        protocol.WatcherChat: do_watcher_chat,
+        protocol.WatcherName: do_watcher_name,
+        protocol.ReadWatchers: do_read_watchers,
         protocol.Rematch: do_rematch,
         protocol.Coach: do_coach,
+        protocol.BotPace: do_bot_pace,
         protocol.AddBot: do_add_bot,
         protocol.RemoveBot: do_remove_bot,
         protocol.Back: do_back,
@@ -371,6 +427,26 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await self.send_json(snapshot)
         return snapshot
 
+    async def send_watching(self, request_id: protocol.RequestId = None) -> None:
+        """Tell this connection how it takes part in the watchers' chat: as a watcher, under
+        its name (given the first free ``Watcher N`` when it has none yet), or as a player
+        who reads it or not."""
+        if self.player_id is None and self.watcher_name is None:
+            assert self.connection_id is not None
+            self.watcher_name = await outbox.run(
+                services.watcher_name, self.code, self.connection_id
+            )
+            self.beat()
+        watching = self.player_id is None
+        await self.send_json(
+            {
+                "type": "watching",
+                "name": self.watcher_name if watching else None,
+                "read": watching or self.reads_watchers,
+                "id": request_id,
+            }
+        )
+
     async def send_json(self, content: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(content))
 
@@ -388,6 +464,13 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if self.connection_id is not None:  # It had arrived: it has a room to catch up on.
             with contextlib.suppress(*UNAVAILABLE):  # The client asks again if need be.
                 await self.send_snapshot()
+
+    async def game_watcher_chat(self, message: dict[str, Any]) -> None:
+        """A line of the watchers' chat (:func:`games.services.watcher_chat`): to watchers,
+        and to players who chose to read it."""
+        if self.player_id is None or self.reads_watchers:
+            for text in message["texts"]:
+                await self.send(text_data=text)
 
     async def game_presence(self, message: dict[str, Any]) -> None:
         for text in message["texts"]:

@@ -48,6 +48,8 @@ class Created(Event):
     coach: bool
     #: The invite code of the finished game this room is the rematch of.
     rematch_of: str | None = None
+    #: How long the bots take over their moves (left out of the log when ``natural``).
+    bot_pace: str = "natural"
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,18 @@ class CoachSwitched(Event):
     kind: ClassVar[str] = "coach"
     changes_play: ClassVar[bool] = False
     on: bool
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True)
+class BotPaceSet(Event):
+    """The host set how long the bots take over their moves: ``instant``, ``quick`` or
+    ``natural`` (:mod:`games.bots`)."""
+
+    kind: ClassVar[str] = "bot_pace"
+    changes_play: ClassVar[bool] = False
+    pace: str
     seat: int
     name: str
 
@@ -241,6 +255,7 @@ RoomEvent: TypeAlias = (
     | Unseated
     | Started
     | CoachSwitched
+    | BotPaceSet
     | RematchOpened
     | Chat
     | WentAway
@@ -265,6 +280,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     Finished,
     RematchOpened,
     CoachSwitched,
+    BotPaceSet,
     Chat,
     WentAway,
     CameBack,

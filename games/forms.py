@@ -3,7 +3,7 @@
 from django import forms
 
 from games import clock, rules
-from games.models import NAME_MAX_LENGTH
+from games.models import NAME_MAX_LENGTH, Game
 
 
 class NewGameForm(forms.Form):
@@ -45,3 +45,19 @@ class NewGameForm(forms.Form):
         help_text="When a turn's time runs out the server plays it, so a player who walks "
         "away cannot stall the table. A solo room has no clock: nobody waits.",
     )
+    bot_pace = forms.ChoiceField(
+        label="Bots play",
+        choices=[
+            (Game.BotPace.NATURAL, "Naturally"),
+            (Game.BotPace.QUICK, "Quickly"),
+            (Game.BotPace.INSTANT, "Instantly"),
+        ],
+        initial=Game.BotPace.NATURAL,
+        required=False,  # Left out (an older page): natural.
+        widget=forms.Select(attrs={"aria-describedby": "bot-pace-help"}),
+        help_text="If you seat bots: naturally, about 3.5 s a turn; quickly, 1.5 s. "
+        "The host can change it in the room.",
+    )
+
+    def clean_bot_pace(self) -> str:
+        return str(self.cleaned_data.get("bot_pace") or Game.BotPace.NATURAL)

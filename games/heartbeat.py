@@ -40,11 +40,13 @@ EXPIRY: Final = timedelta(seconds=20)
 
 @dataclass(frozen=True)
 class Socket:
-    """One of this process's open sockets: its row's id, its room, the seat it acts for."""
+    """One of this process's open sockets: its row's id, its room, the seat it acts for, and
+    the name it goes by in the watchers' chat (empty: none yet)."""
 
     id: int
     code: str
     player_id: int | None
+    name: str = ""
 
 
 #: This process's open sockets, by row id (kept on the event loop's thread only).
@@ -84,6 +86,7 @@ def beat(alive: list[Socket]) -> list[str]:
                 game_id=games[s.code],
                 player_id=s.player_id if s.player_id in seats else None,
                 seen_at=now,
+                name=s.name,
             )
             for s in lost
             if s.code in games  # A deleted room has nobody to tell.

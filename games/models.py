@@ -52,6 +52,13 @@ PRESET_CHOICES = [(name, preset.label) for name, preset in rules.PRESETS.items()
 class Game(models.Model):
     """A game room, from the lobby to the final scores."""
 
+    class BotPace(models.TextChoices):
+        """How long the bots take over their moves (:func:`games.bots.pause`)."""
+
+        INSTANT = "instant", "Instant"
+        QUICK = "quick", "Quick"
+        NATURAL = "natural", "Natural"
+
     class Status(models.TextChoices):
         LOBBY = "lobby", "Waiting for players"
         PLAYING = "playing", "Playing"
@@ -77,6 +84,8 @@ class Game(models.Model):
     record = models.JSONField(null=True, blank=True)
     #: Whether the player on turn may ask the strategy engine for the best move (the coach).
     coach = models.BooleanField(default=False)
+    #: How long the bots take over their moves; the host chooses (:mod:`games.bots`).
+    bot_pace = models.CharField(max_length=8, choices=BotPace.choices, default=BotPace.NATURAL)
     #: The turn clock: seconds a player has for a turn, or ``None`` for no clock.
     turn_seconds = models.PositiveIntegerField(null=True, blank=True)
     #: When the turn in play runs out (``None`` when no clock runs); see :mod:`games.clock`.
@@ -166,6 +175,10 @@ class Connection(models.Model):
         Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="connections"
     )
     seen_at = models.DateTimeField(db_index=True)
+    #: The name a watching socket goes by in the watchers' chat
+    #: (:func:`games.services.watcher_name`); empty until it has one. Kept on the row so
+    #: that two watchers of a room, whatever process serves them, never share a name.
+    name = models.CharField(max_length=NAME_MAX_LENGTH, blank=True, default="")
 
     def __str__(self) -> str:
         return f"connection {self.pk} to {self.game_id}"
@@ -186,6 +199,7 @@ class GameEvent(models.Model):
         FINISHED = "finished"
         REMATCH = "rematch"
         COACH = "coach"
+        BOT_PACE = "bot_pace"
         CHAT = "chat"
         AWAY = "away"
         BACK = "back"

@@ -6,7 +6,7 @@ generated from it for outside clients (``python -m games.protocol`` writes them,
 ``--check`` says whether the committed ones are current).
 
 **From the client.** :func:`decode` is the one door: it takes a websocket frame
-and returns one of the eighteen typed messages (:data:`ClientMessage`), or raises
+and returns one of the twenty-two typed messages (:data:`ClientMessage`), or raises
 :class:`ProtocolError` with a stable ``code``, a message for people and the
 request's ``id`` when it could be read. Whatever the frame holds (any JSON of any
 shape or depth within the 16 KiB cap, or no JSON at all) the answer is one of
@@ -163,6 +163,24 @@ class Chat(Message, tag="chat", frozen=True, kw_only=True):
     text: str
 
 
+class WatcherChat(Message, tag="watcher_chat", frozen=True, kw_only=True):
+    """A watcher says something in the watchers' chat (1 to 500 characters once trimmed)."""
+
+    text: str
+
+
+class WatcherName(Message, tag="watcher_name", frozen=True, kw_only=True):
+    """A watcher chooses the name it goes by in the watchers' chat."""
+
+    name: str
+
+
+class ReadWatchers(Message, tag="read_watchers", frozen=True, kw_only=True):
+    """A player chooses whether this connection is sent the watchers' chat (off at first)."""
+
+    read: bool
+
+
 class Rematch(Message, tag="rematch", frozen=True, kw_only=True):
     """A player of a finished game opens its rematch."""
 
@@ -171,6 +189,13 @@ class Coach(Message, tag="coach", frozen=True, kw_only=True):
     """The host turns the coach on or off."""
 
     on: bool
+
+
+class BotPace(Message, tag="bot_pace", frozen=True, kw_only=True):
+    """The host sets how long the bots take over their moves: ``instant``, ``quick`` or
+    ``natural``."""
+
+    pace: str
 
 
 class AddBot(Message, tag="add_bot", frozen=True, kw_only=True):
@@ -222,8 +247,12 @@ ClientMessage: TypeAlias = (
     | Hold
     | Score
     | Chat
+    | WatcherChat
+    | WatcherName
+    | ReadWatchers
     | Rematch
     | Coach
+    | BotPace
     | AddBot
     | RemoveBot
     | Back
@@ -234,7 +263,7 @@ ClientMessage: TypeAlias = (
     | Ping
 )
 
-#: The eighteen types, in the order of ``docs/protocol.md``.
+#: The twenty-two types, in the order of ``docs/protocol.md``.
 CLIENT_TYPES: Final = tuple(str(t.__struct_config__.tag) for t in get_args(ClientMessage))
 
 #: The code and the explanation for a field of the wrong shape: today's codes, field by field.
@@ -245,11 +274,13 @@ FIELD_ERRORS: Final = {
     "name": ("invalid_name", "choose a name: some text"),
     "token": ("invalid_token", "a token is the text a join or the API gave you"),
     "level": ("invalid_bot", "a bot's level is optimal or casual"),
+    "pace": ("invalid_bot_pace", "the bots' pace is instant, quick or natural"),
     "id": ("invalid_message", "id is a string, a number or null"),
     "seat": ("invalid_message", "seat is a whole number"),
     "version": ("invalid_message", "send the version of the game you last saw (a whole number)"),
     "text": ("invalid_message", "chat needs some text"),
     "on": ("invalid_message", "say whether the coach is on: true or false"),
+    "read": ("invalid_message", "say whether to read the watchers' chat: true or false"),
     "bot": ("invalid_message", "name the bot's seat (a whole number)"),
     "player": ("invalid_message", "name the player's seat (a whole number)"),
 }
@@ -374,6 +405,8 @@ class CreateGame(msgspec.Struct, frozen=True, kw_only=True):
     #: The turn clock: seconds a turn, 10 to 86400, or ``null`` for none. Left out: 60
     #: seconds, or no clock in a solo room.
     turn_seconds: int | msgspec.UnsetType | None = msgspec.UNSET
+    #: How long the bots take over their moves: ``instant``, ``quick`` or ``natural``.
+    bot_pace: str = "natural"
 
 
 class CreatedGame(msgspec.Struct, frozen=True, kw_only=True):
@@ -405,6 +438,7 @@ CREATE_GAME_ERRORS: Final = {
         "invalid_turn_seconds",
         "turn_seconds is null (no clock) or a whole number of seconds, 10 to 86400",
     ),
+    "bot_pace": ("invalid_bot_pace", "bot_pace is instant, quick or natural"),
 }
 
 _create_game_decoder: Final = msgspec.json.Decoder(CreateGame)
@@ -415,7 +449,7 @@ def decode_create_game(body: bytes) -> CreateGame:
 
     The codes: ``too_large``, ``invalid_json``, ``invalid_message`` (not an object,
     or nested too deeply), then ``invalid_name``, ``unknown_rules``, ``invalid_seats``,
-    ``invalid_turn_seconds``.
+    ``invalid_turn_seconds``, ``invalid_bot_pace``.
     """
     if len(body) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"the request is {MAX_MESSAGE_BYTES // 1024} KiB at most")
@@ -479,6 +513,8 @@ class GameInfo(msgspec.Struct, frozen=True, kw_only=True):
     preset_label: str
     seats: int
     coach: bool
+    #: How long the bots take over their moves (``games/bots.py``).
+    bot_pace: Literal["instant", "quick", "natural"]
     #: The turn clock's seconds a turn, or ``null`` for no clock.
     turn_seconds: int | None
     status: Literal["lobby", "playing", "finished", "abandoned"]
@@ -557,6 +593,8 @@ class CreatedData(msgspec.Struct, frozen=True, kw_only=True):
     coach: bool | msgspec.UnsetType = msgspec.UNSET
     #: Only in a rematch's log: the invite code of the game it follows.
     rematch_of: str | msgspec.UnsetType = msgspec.UNSET
+    #: Only when the room was opened with the bots at another pace than ``natural``.
+    bot_pace: Literal["instant", "quick"] | msgspec.UnsetType = msgspec.UNSET
 
 
 class JoinedData(msgspec.Struct, frozen=True, kw_only=True):
@@ -639,6 +677,12 @@ class RematchData(msgspec.Struct, frozen=True, kw_only=True):
 
 class CoachData(msgspec.Struct, frozen=True, kw_only=True):
     on: bool
+    seat: int
+    name: str
+
+
+class BotPaceData(msgspec.Struct, frozen=True, kw_only=True):
+    pace: Literal["instant", "quick", "natural"]
     seat: int
     name: str
 
@@ -734,6 +778,11 @@ class CoachEvent(EventMessage, tag="coach", frozen=True, kw_only=True):
     at: str
 
 
+class BotPaceEvent(EventMessage, tag="bot_pace", frozen=True, kw_only=True):
+    data: BotPaceData
+    at: str
+
+
 class ChatEvent(EventMessage, tag="chat", frozen=True, kw_only=True):
     data: ChatData
     at: str
@@ -771,6 +820,7 @@ Event: TypeAlias = (
     | FinishedEvent
     | RematchEvent
     | CoachEvent
+    | BotPaceEvent
     | ChatEvent
     | AwayEvent
     | BackEvent
@@ -843,6 +893,32 @@ class AdviceReply(msgspec.Struct, frozen=True, kw_only=True):
     id: RequestId = None
 
 
+class Watching(msgspec.Struct, frozen=True, kw_only=True):
+    """How this connection takes part in the watchers' chat: sent after the first snapshot,
+    whenever the connection takes or gives up a seat, and in reply to ``watcher_name``
+    and ``read_watchers``."""
+
+    type: Literal["watching"] = "watching"
+    #: The name this watcher goes by in the watchers' chat; ``null`` for a player.
+    name: str | None
+    #: Whether this connection is sent the watchers' chat: always for a watcher; for a
+    #: player, as it chose (off at first).
+    read: bool
+    id: RequestId = None
+
+
+class WatcherMessage(msgspec.Struct, frozen=True, kw_only=True):
+    """A line of the watchers' chat, to the watchers and the players who read it. It is no
+    event of the game: it has no version and is not kept in the game's log."""
+
+    type: Literal["watcher_message"] = "watcher_message"
+    #: The watcher's name: never a seated player's (nor one that looks like it).
+    name: str
+    text: str
+    #: When it was said (ISO 8601, UTC).
+    at: str
+
+
 class Pong(msgspec.Struct, frozen=True, kw_only=True):
     """The reply to a ping."""
 
@@ -860,7 +936,9 @@ class Error(msgspec.Struct, frozen=True, kw_only=True):
 
 
 #: For type hints only: msgspec cannot decode this union (its members share no tag field).
-ServerMessage: TypeAlias = Snapshot | Presence | Joined | AdviceReply | Pong | Error
+ServerMessage: TypeAlias = (
+    Snapshot | Presence | Joined | AdviceReply | Watching | WatcherMessage | Pong | Error
+)
 
 #: Each kind of message the server sends, by its ``type`` (events are a union of their own).
 SERVER_TYPES: Final[dict[str, type[msgspec.Struct]]] = {
@@ -868,6 +946,8 @@ SERVER_TYPES: Final[dict[str, type[msgspec.Struct]]] = {
     "presence": Presence,
     "joined": Joined,
     "advice": AdviceReply,
+    "watching": Watching,
+    "watcher_message": WatcherMessage,
     "pong": Pong,
     "error": Error,
 }

@@ -91,8 +91,8 @@ def steps(log: Iterable[events.AnyEvent]) -> Iterator[Step]:
 def _apply(room: Room, event: events.AnyEvent) -> tuple[Room, tuple[events.PlayEvent, ...]]:
     """The room after ``event``, and the events the rules gave beyond it (owed by the log)."""
     game = room.game
-    if isinstance(event, events.Chat | events.CoachSwitched):
-        return room, ()  # Talk, and the coach's switch, change no play.
+    if isinstance(event, events.Chat | events.CoachSwitched | events.BotPaceSet):
+        return room, ()  # Talk, the coach's switch and the bots' pace change no play.
     if isinstance(event, events.WentAway | events.CameBack | events.Handed):
         _expect(room.status == "playing", "players go away and come back during play")
         return room, ()  # Who plays a seat changes, not the play.

@@ -57,6 +57,7 @@ SAVED_FIELDS = [
     "state_version",
     "record",
     "coach",
+    "bot_pace",
     "deadline",
     "wake_at",
     "acted_at",
@@ -365,6 +366,7 @@ def create_game(
     user_id: int | None = None,
     coach: bool | None = None,
     turn_seconds: object = clock.DEFAULT_TURN_SECONDS,
+    bot_pace: object = Game.BotPace.NATURAL,
 ) -> tuple[Game, Player | None]:
     """A new room in its lobby; with ``host_name``, its creator takes seat 0 as host.
 
@@ -372,9 +374,11 @@ def create_game(
     when its creator is logged in. The coach is on by default in a solo room and
     off otherwise (the host can change it in the lobby: :func:`set_coach`). The turn
     clock is ``turn_seconds`` a turn (``None``: no clock; :mod:`games.clock`); a solo
-    room has none, as nobody waits for its player.
+    room has none, as nobody waits for its player. The bots take their time as
+    ``bot_pace`` says (:func:`set_bot_pace`).
     """
     rules.get_rules(preset)  # Raises unknown_rules.
+    pace = _bot_pace(bot_pace)
     if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= rules.MAX_PLAYERS:
         raise CommandError("invalid_seats", f"a game has 1 to {rules.MAX_PLAYERS} seats")
     try:
@@ -385,10 +389,10 @@ def create_game(
     coach = seats == 1 if coach is None else bool(coach)
     with transaction.atomic():
         game = Game.objects.create(
-            preset=preset, seats=seats, coach=coach, turn_seconds=turn_seconds
+            preset=preset, seats=seats, coach=coach, turn_seconds=turn_seconds, bot_pace=pace
         )
         table = Table(game, [], None)
-        table.happened.append(events.Created(preset, seats, coach))
+        table.happened.append(events.Created(preset, seats, coach, bot_pace=pace))
         player = _seat(table, name, session_key, user_id) if name is not None else None
         _save(table)
     return table.game, player
@@ -608,12 +612,17 @@ def rematch(code: str, player_id: int | None, *, as_seat: int | None = None) -> 
                 seats=old.seats,
                 coach=old.coach,
                 turn_seconds=old.turn_seconds,
+                bot_pace=old.bot_pace,
                 rematch_of=old,
             ),
             [],
             None,
         )
-        new.happened.append(events.Created(old.preset, old.seats, old.coach, rematch_of=old.code))
+        new.happened.append(
+            events.Created(
+                old.preset, old.seats, old.coach, rematch_of=old.code, bot_pace=old.bot_pace
+            )
+        )
         for stayed in table.players:
             if not table.has_left(stayed):
                 _seat(new, stayed.name, stayed.session_key, stayed.user_id, bot=stayed.bot)
@@ -641,6 +650,34 @@ def set_coach(code: str, player_id: int | None, on: object, *, as_seat: int | No
             table.happened.append(events.CoachSwitched(on, host.seat, host.name))
 
     _move(code, switch)
+
+
+def set_bot_pace(
+    code: str, player_id: int | None, pace: object, *, as_seat: int | None = None
+) -> None:
+    """The host sets how long the bots take over their moves (in the lobby, or during the
+    game): ``instant``, ``quick`` or ``natural`` (:func:`games.bots.pause`).
+
+    Saved with the row lock and the ORM (a move's one statement does not write the
+    pace): the event it appends moves the version on, so any process's copy of the
+    game from before it is read again at its next move.
+    """
+    chosen = _bot_pace(pace)
+    with _command(code) as table:
+        host = table.host(player_id, as_seat, "change the bots' pace")
+        if table.game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
+            raise rules.IllegalMoveError("the game is over", code="game_over")
+        if table.game.bot_pace != chosen:  # Already so: nothing happens, nobody is told.
+            table.game.bot_pace = chosen
+            table.happened.append(events.BotPaceSet(chosen, host.seat, host.name))
+
+
+def _bot_pace(pace: object) -> str:
+    if not isinstance(pace, str) or pace not in Game.BotPace.values:
+        raise CommandError(
+            "invalid_bot_pace", f"the bots' pace is one of {', '.join(Game.BotPace.values)}"
+        )
+    return pace
 
 
 def add_bot(
@@ -937,6 +974,118 @@ def connected(game: Game) -> tuple[set[int], int]:
 
 
 # --------------------------------------------------------------------------
+# Watchers: a chat of their own
+# --------------------------------------------------------------------------
+#
+# Watchers talk among themselves in the watchers' chat; players read it only if they
+# choose to (a preference of each connection, kept by the consumer), so that people
+# watching neither distract nor spoil the game. It is no event of the game: it is sent
+# to the room's sockets and kept nowhere. Watchers are anonymous and unlimited in
+# number: their talk is not part of the game's record, and kept in its log it could
+# fill the log (LIMIT_LOG_EVENTS) and close the players' own chat.
+
+#: A watcher's name until it chooses one: the first number free in the room.
+WATCHER_DEFAULT_NAME = "Watcher {}"
+#: The handler of the consumers that relay a line of the watchers' chat.
+WATCHER_CHAT = "game.watcher_chat"
+
+
+def watcher_name(code: str, connection_id: int, name: object = None) -> str:
+    """The name the watching connection ``connection_id`` goes by in the watchers' chat.
+
+    With ``name``, it takes that name (:func:`clean_name`), refused as ``name_taken``
+    when a player of the game or another watcher here has it, or one that looks the
+    same (:func:`games.names.clash`). Without it, it keeps the name it has, unless a
+    player now has one that looks the same (someone sat down under it): then, as when
+    it has none yet, it gets the first free ``Watcher N``. So no watcher ever speaks
+    under a player's name. Refused as ``not_a_watcher`` for a connection with a seat.
+    Under the game's row lock, so two watchers never take the same name at once.
+    """
+    chosen = clean_name(name) if name is not None else None
+    with transaction.atomic():
+        table = _load(code, lock=True)
+        row = _watching(table, connection_id)
+        players = [p.name for p in table.players]
+        watchers = list(
+            Connection.objects.filter(
+                game=table.game, player__isnull=True, seen_at__gte=heartbeat.fresh_since()
+            )
+            .exclude(pk=row.pk)
+            .exclude(name="")
+            .values_list("name", flat=True)
+        )
+        if chosen is not None:
+            if any(names.clash(taken, chosen) for taken in players + watchers):
+                raise CommandError(
+                    "name_taken",
+                    f"someone here is already called {chosen}, or a name that looks the same",
+                )
+        elif row.name and not any(names.clash(player, row.name) for player in players):
+            return row.name
+        else:
+            number = 1
+            while any(
+                names.clash(taken, WATCHER_DEFAULT_NAME.format(number))
+                for taken in players + watchers
+            ):
+                number += 1
+            chosen = WATCHER_DEFAULT_NAME.format(number)
+        row.name = chosen
+        row.save(update_fields=["name"])
+    return chosen
+
+
+def check_seat(code: str, player_id: int | None, as_seat: int | None) -> None:
+    """Refuse, as a command of a seat is refused, unless ``player_id`` holds a seat still in
+    the game and ``as_seat`` is that seat (for a preference that changes nothing saved)."""
+    _load(code).player(player_id, as_seat, returning=False)
+
+
+def _watching(table: Table, connection_id: int) -> Connection:
+    """The row of a connection to ``table``'s game that watches (it holds no seat)."""
+    row = Connection.objects.filter(pk=connection_id, game=table.game).first()
+    if row is None or row.player_id is not None:
+        raise CommandError(
+            "not_a_watcher",
+            "the watchers' chat is for watchers: players talk in the players' chat",
+        )
+    return row
+
+
+def watcher_chat(code: str, connection_id: int, text: object, *, sender: str) -> str:
+    """The watcher ``connection_id`` says ``text`` in the watchers' chat; the name it said it
+    under (:func:`watcher_name`: it may have changed).
+
+    The line goes to every watcher of the room and to the players who read the watchers'
+    chat; it is kept nowhere. Within limits: per ``sender`` (the watcher's browser
+    session, else its socket) and per room, ``chat_rate_limited`` past either. The
+    text is checked as the players' chat's (``invalid_message``, ``chat_too_long``).
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise CommandError("invalid_message", "chat needs some text")
+    text = text.strip()
+    if len(text) > CHAT_MAX_LENGTH:
+        raise CommandError(
+            "chat_too_long", f"chat messages are {CHAT_MAX_LENGTH} characters at most"
+        )
+    name = watcher_name(code, connection_id)  # Raises not_a_watcher, no_such_game.
+    wait = limits.hit("watcher-chat", sender, settings.LIMIT_WATCHER_CHAT_PER_WATCHER)
+    if wait:
+        raise CommandError(
+            "chat_rate_limited", f"too many chat messages: wait {limits.wait_text(wait)}"
+        )
+    wait = limits.hit("watcher-chat-room", code, settings.LIMIT_WATCHER_CHAT_PER_ROOM)
+    if wait:
+        raise CommandError(
+            "chat_rate_limited",
+            f"the watchers' chat is busy: wait {limits.wait_text(wait)} and say it again",
+        )
+    line = {"type": "watcher_message", "name": name, "text": text, "at": clock.now().isoformat()}
+    outbox.post(code, WATCHER_CHAT, [line])
+    return name
+
+
+# --------------------------------------------------------------------------
 # What clients see
 # --------------------------------------------------------------------------
 
@@ -1005,6 +1154,7 @@ def game_json(game: Game) -> dict[str, Any]:
         "preset_label": game.rules.label,
         "seats": game.seats,
         "coach": game.coach,
+        "bot_pace": game.bot_pace,
         "turn_seconds": game.turn_seconds,
         "status": game.status,
         "created_at": game.created_at.isoformat(),

@@ -56,6 +56,7 @@ def home(request: HttpRequest) -> HttpResponse:
                     preset=form.cleaned_data["preset"],
                     seats=form.cleaned_data["seats"],
                     turn_seconds=form.cleaned_data["turn_seconds"],
+                    bot_pace=form.cleaned_data["bot_pace"],
                     host_name=form.cleaned_data["name"],
                     session_key=_session_key(request),
                     user_id=request.user.pk if request.user.is_authenticated else None,

@@ -62,16 +62,22 @@ def test_it_reads_each_type_with_its_defaults() -> None:
     assert decode('{"type": "coach", "on": false, "id": "c"}') == protocol.Coach(on=False, id="c")
     assert decode('{"type": "remove_bot", "bot": 2}') == protocol.RemoveBot(bot=2)
     assert protocol.CLIENT_TYPES == (
-        "join", "resume", "leave", "start", "roll", "hold", "score", "chat", "rematch",
-        "coach", "add_bot", "remove_bot", "back", "remove_player", "hand_to_bot", "advice",
-        "snapshot", "ping",
+        "join", "resume", "leave", "start", "roll", "hold", "score", "chat", "watcher_chat",
+        "watcher_name", "read_watchers", "rematch", "coach", "bot_pace", "add_bot", "remove_bot",
+        "back", "remove_player", "hand_to_bot", "advice", "snapshot", "ping",
     )  # fmt: skip
+    assert decode('{"type": "read_watchers", "read": true}') == protocol.ReadWatchers(read=True)
+    assert decode('{"type": "watcher_chat", "text": "hi"}') == protocol.WatcherChat(text="hi")
     assert decode('{"type": "remove_player", "player": 1}') == protocol.RemovePlayer(player=1)
 
 
 FIELD_CASES = [
     # (message, code): each field of the wrong shape, with today's code for it.
     ({"type": "join"}, "invalid_name"),
+    ({"type": "watcher_name", "name": None}, "invalid_name"),
+    ({"type": "watcher_chat", "text": 3}, "invalid_message"),
+    ({"type": "read_watchers", "read": 1}, "invalid_message"),
+    ({"type": "read_watchers"}, "invalid_message"),
     ({"type": "join", "name": 5}, "invalid_name"),
     ({"type": "resume"}, "invalid_token"),
     ({"type": "resume", "token": ["t"]}, "invalid_token"),

@@ -20,7 +20,16 @@ def test_collected_scripts_import_each_other_by_their_hashed_names(settings, tmp
     imports = re.findall(r'from "\./([^"]+)"', room)
     assert sorted(imports) == sorted(
         paths[f"js/{name}"].removeprefix("js/")
-        for name in ("alerts.js", "caution.js", "clock.js", "commands.js", "socket.js", "state.js")
+        for name in (
+            "alerts.js",
+            "botpace.js",
+            "caution.js",
+            "clock.js",
+            "commands.js",
+            "socket.js",
+            "state.js",
+            "watchers.js",
+        )
     )
     assert all(re.fullmatch(r"\w+\.[0-9a-f]{12}\.js", name) for name in imports)
 

@@ -5,6 +5,7 @@ layer in one process. Set ``DATABASE_URL`` and ``REDIS_URL`` to run several
 processes on PostgreSQL and Redis. Every variable is listed in the README.
 """
 
+import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -138,8 +139,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Bots -----------------------------------------------------------------------
 
-#: Milliseconds a bot waits before each of its moves, so people can follow its turn.
-YAHTZEE_BOT_PAUSE = env_int("YAHTZEE_BOT_PAUSE_MS", default=900) / 1000
+#: Seconds a bot waits before each of its moves whatever its room's pace, from
+#: YAHTZEE_BOT_PAUSE_MS (milliseconds): an override for tests and fault runs (0: at once).
+#: Unset, the room's pace decides, as the host chose it (games/bots.py, pause).
+YAHTZEE_BOT_PAUSE: float | None = (
+    env_int("YAHTZEE_BOT_PAUSE_MS", default=0) / 1000
+    if os.environ.get("YAHTZEE_BOT_PAUSE_MS")
+    else None
+)
 
 #: Whether this process keeps the turn clock's watch (games/watch.py): plays the turns
 #: whose time ran out, restarts stalled bots and ends abandoned games. Every server
@@ -269,6 +276,12 @@ LIMIT_CHAT_PER_SEAT = [(8, 10), (40, 60)]
 # a day: "good game", a word on the result, then the room is closed to chat.
 LIMIT_CHAT_AFTER_END = 20
 LIMIT_CHAT_AFTER_END_SECONDS = 24 * 60 * 60
+# The watchers' chat (games/services.py, watcher_chat), kept in no log. Per watcher (its
+# browser session, else its socket): a little less than a seat may say. Per room, all its
+# watchers together: a crowd of watchers stays readable for the players who read along,
+# and a script that opens many sockets is held to it too.
+LIMIT_WATCHER_CHAT_PER_WATCHER = [(5, 10), (30, 60)]
+LIMIT_WATCHER_CHAT_PER_ROOM = [(20, 10), (90, 60)]
 # Events in one game's log beyond which chat is refused (play never is). A six-seat game
 # of bots that show their held dice, with two lines of chat a round, logs about 490
 # (tests/server/test_limits.py); six people holding dice one click at a time, about

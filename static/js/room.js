@@ -8,6 +8,8 @@ import { cautionWords, scoreCaution } from "./caution.js";
 import { CONFIRM_MS, Confirmation, HELP, confirmPrompt, echo, findSeat, parse } from "./commands.js";
 import { RoomSocket } from "./socket.js";
 import { applyEvent, applyPresence, describe, hostActions, seatMarks } from "./state.js";
+import { BotPaceControl } from "./botpace.js";
+import { WatchersChat } from "./watchers.js";
 
 const config = JSON.parse(document.getElementById("room-config").textContent);
 const categories = config.categories;
@@ -37,7 +39,13 @@ let typed = null; // The command typed and sent, until its event comes: { kind, 
 const TYPED_ECHO_MS = 10_000;
 const alerts = new TurnAlerts({ icon: $("favicon"), turnIcon: $("room").dataset.turnIcon });
 
-const socket = new RoomSocket(config.websocket, { onMessage: receive, onStatus: showConnection });
+// Self-contained parts of the room, each told of every message after the room has applied it.
+const parts = [new WatchersChat(send), new BotPaceControl(send)];
+function receiveAll(message) {
+  receive(message);
+  for (const part of parts) part.receive(message, state);
+}
+const socket = new RoomSocket(config.websocket, { onMessage: receiveAll, onStatus: showConnection });
 
 // ---------------------------------------------------------------------------
 // Talking to the server

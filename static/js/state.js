@@ -93,6 +93,9 @@ export function applyEvent(state, message, categories) {
     case "coach":
       game.coach = data.on;
       break;
+    case "bot_pace":
+      game.bot_pace = data.pace;
+      break;
     default:
       break; // created, chat: nothing to redraw but the feed.
   }
@@ -158,6 +161,8 @@ export function applyPresence(state, message) {
 
 // What an event says in the room's feed, as lines of text. Seats are named from
 // `players`; the events that change who sits where carry their own names.
+const BOT_PACE_WORDS = { natural: "at a natural pace", quick: "quickly", instant: "instantly" };
+
 export function describe(message, players, labels) {
   const { kind, data } = message;
   const name = (seat) => (players[seat] ? players[seat].name : `Seat ${seat + 1}`);
@@ -218,6 +223,8 @@ export function describe(message, players, labels) {
       return [`${data.name} started a rematch.`];
     case "coach":
       return [`${data.name} turned the coach ${data.on ? "on" : "off"}.`];
+    case "bot_pace":
+      return [`${data.name} set the bots to play ${BOT_PACE_WORDS[data.pace] || data.pace}.`];
     default:
       return [];
   }

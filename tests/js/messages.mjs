@@ -55,6 +55,7 @@ function game(status, fields = {}) {
     preset_label: "Official (forced Joker)",
     seats: 4,
     coach: false,
+    bot_pace: "natural",
     status,
     created_at: "2026-11-21T21:11:42.981148+00:00",
     started_at: null,

@@ -85,7 +85,8 @@ def test_a_whole_game_is_a_small_document() -> None:
 def test_every_kind_of_event_is_saved_under_its_kind() -> None:
     assert {cls.kind for cls in events.EVENT_TYPES} == {
         "created", "joined", "left", "started", "roll_off", "rolled", "held", "scored",
-        "finished", "rematch", "coach", "chat", "away", "back", "handed", "abandoned",
+        "finished", "rematch", "coach", "bot_pace", "chat", "away", "back", "handed",
+        "abandoned",
     }  # fmt: skip
     assert codec.decode_event("left", {"seat": 0, "next": None}) == events.Left(0, None)
     assert codec.decode_event("left", {"seat": 0, "name": "a", "host": 1}) == events.Unseated(
@@ -94,6 +95,12 @@ def test_every_kind_of_event_is_saved_under_its_kind() -> None:
 
 
 def test_a_field_left_at_its_default_is_not_saved() -> None:
+    assert codec.encode_event(events.Created("official", 2, False)) == (
+        "created",
+        {"preset": "official", "seats": 2, "coach": False},  # The natural bot pace.
+    )
+    quick = events.Created("official", 2, False, bot_pace="quick")
+    assert codec.decode_event(*codec.encode_event(quick)) == quick
     assert codec.encode_event(events.Joined(1, "ben", False)) == (
         "joined",
         {"seat": 1, "name": "ben", "host": False},

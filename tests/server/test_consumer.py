@@ -53,11 +53,14 @@ class Client:
         self.events: list[dict[str, Any]] = []
         self.version = 0  # The last version this client was told of.
         self.errors: list[dict[str, Any]] = []
+        self.watching: dict[str, Any] = {}
 
     async def connect(self) -> Client:
         connected, _ = await self.communicator.connect(timeout=TIMEOUT)
         assert connected
         self.snapshot = await self.expect("snapshot")
+        # Then how it takes part in the watchers' chat (a watcher, under its name, or a player).
+        self.watching = await self.expect("watching")
         return self
 
     async def send(self, **message: Any) -> None:

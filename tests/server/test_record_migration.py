@@ -65,8 +65,8 @@ def _codes(status: str | None = None) -> list[str]:
 
 def test_the_legacy_data_covers_what_a_game_can_hold() -> None:
     kinds = {row["kind"] for row in LEGACY["rows"]["gameevent"]}
-    # Every kind there was then; the turn clock's came after.
-    assert kinds == set(GameEvent.Kind) - {"away", "back", "handed", "abandoned"}
+    # Every kind there was then; the turn clock's and the bots' pace came after.
+    assert kinds == set(GameEvent.Kind) - {"away", "back", "handed", "abandoned", "bot_pace"}
     statuses = {LEGACY["expected"][code]["status"] for code in LEGACY["codes"]}
     assert statuses == {"lobby", "playing", "finished"}
 
@@ -87,6 +87,7 @@ def test_every_finished_game_exports_as_before(migrated: None) -> None:
         response = views.export(factory.get(f"/g/{code}/export.json"), code)
         exported = json.loads(response.content)
         assert exported["game"].pop("turn_seconds") is None  # New: the turn clock, none then.
+        assert exported["game"].pop("bot_pace") == "natural"  # New: the bots' pace.
         for event in exported["events"]:
             if event["kind"] == "finished":  # New: each seat's final place.
                 places = event["data"].pop("places")
@@ -113,6 +114,7 @@ def test_every_game_opens_with_the_same_snapshot_and_history(migrated: None) -> 
             assert (player.pop("away"), player.pop("handed")) == (False, False)
         # New: the turn clock, which no game had then.
         assert (snapshot.pop("clock"), snapshot["game"].pop("turn_seconds")) == (None, None)
+        assert snapshot["game"].pop("bot_pace") == "natural"  # New: the bots' pace.
         assert snapshot == expected["snapshot"], code
         assert [e["version"] for e in recent] == list(
             range(max(1, snapshot["version"] - services.RECENT_EVENTS + 1), snapshot["version"] + 1)

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import coach, outbox, presentation, protocol, services
-from games.models import Game
+from games.models import Connection, Game
 from tests.server.helpers import SOLO
 from yahtzee_site.asgi import application
 
@@ -43,10 +43,13 @@ def test_it_declares_every_message_the_server_sends(  # type: ignore[no-untyped-
         assert ana is not None
         code = game.code
         services.set_coach(code, ana.pk, True)
+        services.set_bot_pace(code, ana.pk, "quick")
         bot = services.add_bot(code, ana.pk, "casual")
         services.add_bot(code, ana.pk, "optimal")
         services.remove_bot(code, ana.pk, bot.seat)
         services.chat(code, ana.pk, "good luck")
+        looker = Connection.objects.create(game=game, seen_at=fake_clock())
+        services.watcher_chat(code, looker.pk, "who wins?", sender="s-looker")
         exactly(services.snapshot(code, ana.pk), protocol.Snapshot)  # The lobby.
         fixed_dice.load(*[6] * 5, *[1] * 5)
         services.start_game(code, ana.pk, version=Game.objects.get(code=code).version)
@@ -82,11 +85,12 @@ def test_it_declares_every_message_the_server_sends(  # type: ignore[no-untyped-
             for e in Game.objects.get(code=room).events.all()
         }
         assert kinds == {str(t.__struct_config__.tag) for t in protocol.Event.__args__}  # type: ignore[attr-defined]
+    kinds_of = {"game.event": protocol.Event, services.WATCHER_CHAT: protocol.WatcherMessage}
     for _, handler, messages in sent.sends:
-        kind = protocol.Event if handler == "game.event" else protocol.Presence
+        kind = kinds_of.get(handler, protocol.Presence)
         for message in messages:
             exactly(message, kind)  # type: ignore[arg-type]
-    assert {handler for _, handler, _ in sent.sends} == {"game.event"}
+    assert {handler for _, handler, _ in sent.sends} == {"game.event", services.WATCHER_CHAT}
 
 
 def play_with_the_clock(fixed_dice, fake_clock) -> str:  # type: ignore[no-untyped-def]
@@ -213,6 +217,8 @@ VALID: dict[str, Any] = {
     "text": lambda v: isinstance(v, str),
     "level": lambda v: isinstance(v, str),
     "on": lambda v: isinstance(v, bool),
+    "read": lambda v: isinstance(v, bool),
+    "pace": lambda v: isinstance(v, str),
 }
 FIELDS = {
     "join": ["name"],
@@ -223,8 +229,12 @@ FIELDS = {
     "hold": ["hold"],
     "score": ["version", "category"],
     "chat": ["text"],
+    "watcher_chat": ["text"],
+    "watcher_name": ["name"],
+    "read_watchers": ["read"],
     "rematch": [],
     "coach": ["on"],
+    "bot_pace": ["pace"],
     "add_bot": ["level"],
     "remove_bot": ["bot"],
     "back": [],
@@ -334,6 +344,7 @@ def test_any_frame_gets_an_answer_and_changes_nothing(batch, fixed_dice, caplog)
                     return message
 
         assert (await reply())["type"] == "snapshot"
+        assert (await reply())["type"] == "watching"  # How it takes part in the watchers' chat.
         for frame in batch:
             # As the server delivers a frame (send_to refuses an empty one).
             key = "bytes" if isinstance(frame, bytes) else "text"

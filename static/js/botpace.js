@@ -1,0 +1,41 @@
+// The bots' pace (issue 19): how long the room's bots take over their moves. The host
+// chooses it (in the lobby or during the game) with a `bot_pace` command; everyone sees
+// how it stands. Drawn into the partial templates/games/_bot_pace.html from the room's
+// state (`game.bot_pace`, kept by state.js).
+
+export const PACES = {
+  natural: "Naturally",
+  quick: "Quickly",
+  instant: "Instantly",
+};
+
+// What the control shows for the room's state: whether at all (a room that has or may
+// seat bots, not over), whether this browser may change it (the host), and the pace.
+export function paceView(state) {
+  if (!state || !state.game.bot_pace) return { shown: false, host: false, pace: null };
+  const open = state.game.status === "lobby" || state.game.status === "playing";
+  const host = Boolean(state.you && state.you.host);
+  const bots = state.players.some((p) => p.bot);
+  const shown = open && (bots || (host && state.game.status === "lobby"));
+  return { shown, host, pace: state.game.bot_pace };
+}
+
+export class BotPaceControl {
+  constructor(send, { root = document } = {}) {
+    this.send = send;
+    this.panel = root.getElementById("bot-pace");
+    this.select = root.getElementById("bot-pace-select");
+    this.note = root.getElementById("bot-pace-note");
+    this.select.addEventListener("change", () => this.send("bot_pace", { pace: this.select.value }));
+  }
+
+  // After each message the room receives: draw the pace as the state has it now.
+  receive(message, state) {
+    const view = paceView(state);
+    this.panel.hidden = !view.shown;
+    if (!view.shown) return;
+    this.select.value = view.pace;
+    this.select.disabled = !view.host;
+    this.note.hidden = view.host;
+  }
+}

@@ -1,0 +1,89 @@
+// static/js/watchers.js and static/js/botpace.js: what the watchers' chat panel and the
+// bots' pace control show, and what a tab asks again after reconnecting.
+import { describe as group, test } from "node:test";
+import assert from "node:assert/strict";
+
+import { PACES, paceView } from "../../static/js/botpace.js";
+import { applyEvent, describe } from "../../static/js/state.js";
+import { panelView, requestsAfter, timeOf } from "../../static/js/watchers.js";
+import { CATEGORIES, LABELS, event, lobby, playing } from "./messages.mjs";
+
+const watching = (name, read, id = null) => ({ type: "watching", name, read, id });
+
+group("panelView: the watchers' chat panel", () => {
+  test("nothing before the server says how this tab takes part", () => {
+    assert.equal(panelView(null).shown, false);
+  });
+
+  test("a watcher reads, writes and may rename; no switch", () => {
+    assert.deepEqual(panelView(watching("Watcher 1", true)), {
+      shown: true, watcher: true, lines: true, form: true, toggle: false,
+    });
+  });
+
+  test("a player has the switch, and the lines only when reading", () => {
+    assert.deepEqual(panelView(watching(null, false)), {
+      shown: true, watcher: false, lines: false, form: false, toggle: true,
+    });
+    assert.deepEqual(panelView(watching(null, true)), {
+      shown: true, watcher: false, lines: true, form: false, toggle: true,
+    });
+  });
+});
+
+group("requestsAfter: what a tab asks again after the server forgot", () => {
+  test("a watcher asks for the name this browser chose, once it differs", () => {
+    assert.deepEqual(requestsAfter(watching("Watcher 2", true), { name: "Sam", read: false }), [
+      ["watcher_name", { name: "Sam" }],
+    ]);
+    assert.deepEqual(requestsAfter(watching("Sam", true), { name: "Sam", read: false }), []);
+    assert.deepEqual(requestsAfter(watching("Watcher 2", true), { name: null, read: true }), []);
+  });
+
+  test("a player who chose to read asks to read again", () => {
+    assert.deepEqual(requestsAfter(watching(null, false), { name: "Sam", read: true }), [
+      ["read_watchers", { read: true }],
+    ]);
+    assert.deepEqual(requestsAfter(watching(null, false), { name: null, read: false }), []);
+    assert.deepEqual(requestsAfter(watching(null, true), { name: null, read: true }), []);
+  });
+
+  test("a reply to our own request asks nothing again (a refused name is not retried)", () => {
+    assert.deepEqual(requestsAfter(watching("Watcher 2", true, "watcher_name-3"), { name: "Sam" }), []);
+  });
+});
+
+test("timeOf: the local hour and minute, or nothing for what is no time", () => {
+  const at = new Date(2026, 10, 24, 9, 5, 30).toISOString();
+  assert.equal(timeOf(at), "09:05");
+  assert.equal(timeOf("not a time"), "");
+});
+
+group("paceView: the bots' pace control", () => {
+  test("the host of a lobby may choose it before any bot sits down", () => {
+    const state = lobby(["Ann", "Bob"], { you: 0 });
+    assert.deepEqual(paceView(state), { shown: true, host: true, pace: "natural" });
+  });
+
+  test("another player sees it only once bots sit, and may not change it", () => {
+    assert.equal(paceView(lobby(["Ann", "Bob"], { you: 1 })).shown, false);
+    const state = lobby(["Ann", "Optimal bot"], { you: 1, bots: { 1: "optimal" } });
+    assert.deepEqual(paceView(state), { shown: true, host: false, pace: "natural" });
+  });
+
+  test("in play it shows while bots play, and the bot_pace event changes it", () => {
+    const state = playing(["Ann", "Bob"], { you: 0 });
+    assert.equal(paceView(state).shown, false); // No bots at this table.
+    state.players[1].bot = "casual";
+    applyEvent(state, event(21, "bot_pace", { pace: "quick", seat: 0, name: "Ann" }), CATEGORIES);
+    assert.deepEqual(paceView(state), { shown: true, host: true, pace: "quick" });
+    state.game.status = "finished";
+    assert.equal(paceView(state).shown, false);
+  });
+
+  test("the feed says who set which pace", () => {
+    const message = event(21, "bot_pace", { pace: "instant", seat: 0, name: "Ann" });
+    assert.deepEqual(describe(message, [], LABELS), ["Ann set the bots to play instantly."]);
+    assert.deepEqual(Object.keys(PACES), ["natural", "quick", "instant"]);
+  });
+});

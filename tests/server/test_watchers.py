@@ -1,0 +1,306 @@
+"""The watchers' chat over the websocket (issue 19): watchers talk among themselves under
+names no player has, and players read along only if they choose to.
+
+Every refusal goes to the sender alone and changes nothing; the chat is kept in no log.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games import heartbeat, limits, protocol, services
+from games.models import Connection
+from games.services import CommandError
+from tests.server.helpers import Table, fingerprint
+from tests.server.test_consumer import Client, new_game, new_session, seat, stored
+from tests.server.test_wire import exactly
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def still_time(fake_clock):  # type: ignore[no-untyped-def]
+    """Time stands still: every row stays fresh, and a line's ``at`` is known."""
+    return fake_clock
+
+
+async def watcher(code: str) -> tuple[Client, dict[str, Any]]:
+    """A browser that opens the room without a seat, and the ``watching`` message it is sent."""
+    client = await Client(code, await new_session()).connect()
+    return client, client.watching
+
+
+async def said(client: Client) -> list[tuple[str, str]]:
+    """The lines of the watchers' chat ``client`` was sent since last asked: (name, text)."""
+    lines = []
+    while not await client.communicator.receive_nothing(timeout=0.1):
+        message = await client.receive()
+        if message["type"] == "watcher_message":
+            lines.append((message["name"], message["text"]))
+    return lines
+
+
+async def told(client: Client) -> list[dict[str, Any]]:
+    """What ``client`` was sent until its line went quiet, but who is here (presence)."""
+    messages = []
+    while not await client.communicator.receive_nothing(timeout=0.3):
+        message = await client.receive()
+        if message["type"] != "presence":
+            messages.append(message)
+    return messages
+
+
+async def room() -> tuple[str, Client, Client, Client, Client]:
+    """Ana (host) and Ben seated in the lobby; two watchers; everyone's line quiet."""
+    code = await new_game(seats=4)
+    ana = await seat(code, "Ana")
+    ben = await seat(code, "Ben")
+    first, _ = await watcher(code)
+    second, _ = await watcher(code)
+    for client in (ana, ben, first, second):
+        await client.drain()
+    return code, ana, ben, first, second
+
+
+@pytest.mark.asyncio
+async def test_watchers_are_named_in_turn_and_players_are_told_they_do_not_read() -> None:
+    code = await new_game(seats=2)
+    ana, watching = await watcher(code)  # Ana's browser watches until she sits down.
+    assert watching == {"type": "watching", "name": "Watcher 1", "read": True, "id": None}
+    await ana.send(type="join", name="Ana")
+    # Her seat: a player now, who does not read the watchers' chat; then her join's reply.
+    assert await ana.expect("watching") == {
+        "type": "watching",
+        "name": None,
+        "read": False,
+        "id": None,
+    }
+    await ana.expect("joined")
+    _, first = await watcher(code)
+    _, second = await watcher(code)
+
+    assert (first["name"], first["read"]) == ("Watcher 1", True)
+    assert (second["name"], second["read"]) == ("Watcher 2", True)
+    exactly(first, protocol.Watching)  # As the protocol declares it.
+    # A browser whose session holds a seat is a player from its first message on.
+    again = await Client(code, ana.session_key).connect()
+    assert again.watching["name"] is None
+
+
+@pytest.mark.asyncio
+async def test_a_watchers_line_reaches_the_watchers_and_only_the_players_who_read() -> None:
+    code, ana, ben, first, second = await room()
+    before = await stored(code)
+
+    await first.send(type="watcher_chat", text="  who wins?  ")
+    assert await said(first) == [("Watcher 1", "who wins?")]
+    assert await said(second) == [("Watcher 1", "who wins?")]
+    assert await said(ana) == []
+    assert await said(ben) == []
+
+    await ana.send(type="read_watchers", read=True, id="r1")
+    assert await ana.expect("watching") == {
+        "type": "watching",
+        "name": None,
+        "read": True,
+        "id": "r1",
+    }
+    await second.send(type="watcher_chat", text="Ana, surely")
+    assert await said(ana) == [("Watcher 2", "Ana, surely")]
+    assert await said(ben) == []  # Ben did not choose to read it.
+    assert await said(second) == [("Watcher 2", "Ana, surely")]  # Its sender reads it too.
+
+    await ana.send(type="read_watchers", read=False)
+    await ana.expect("watching")
+    await first.send(type="watcher_chat", text="quiet now")
+    assert await said(ana) == []
+    assert await said(second) == [("Watcher 1", "quiet now")]
+    # Kept in no log: the game is exactly as it was.
+    assert await stored(code) == before
+
+
+@pytest.mark.asyncio
+async def test_a_line_carries_the_time_it_was_said(fake_clock) -> None:  # type: ignore[no-untyped-def]
+    code = await new_game(seats=2)
+    looker, _ = await watcher(code)
+    await looker.send(type="watcher_chat", text="hello")
+    line = await looker.expect("watcher_message")
+    assert line == {
+        "type": "watcher_message",
+        "name": "Watcher 1",
+        "text": "hello",
+        "at": fake_clock().isoformat(),
+    }
+
+
+@pytest.mark.asyncio
+async def test_a_watcher_chooses_a_name_that_no_player_or_other_watcher_has() -> None:
+    code, ana, _ben, first, second = await room()
+    before = await stored(code)
+    cyrillic_a = "\u0410"
+    for taken in ("Ana", "ana", cyrillic_a + "na", "Watcher 2"):
+        await first.send(type="watcher_name", name=taken)
+        await first.expect_error("name_taken")
+    await first.send(type="watcher_name", name="")
+    await first.expect_error("invalid_name")
+    await first.send(type="watcher_name", name=7)
+    await first.expect_error("invalid_name")
+
+    await first.send(type="watcher_name", name="  Sam ", id="n1")
+    assert await first.expect("watching") == {
+        "type": "watching",
+        "name": "Sam",
+        "read": True,
+        "id": "n1",
+    }
+    await second.send(type="watcher_name", name="SAM")
+    await second.expect_error("name_taken")
+    await first.send(type="watcher_chat", text="hi all")
+    assert await said(second) == [("Sam", "hi all")]
+    assert await said(ana) == []  # Nobody else heard of the refusals either.
+    assert await stored(code) == before
+
+
+@pytest.mark.asyncio
+async def test_a_watcher_never_speaks_under_the_name_of_a_player_who_sat_down_since() -> None:
+    code, _ana, _ben, first, second = await room()
+    await first.send(type="watcher_name", name="Cy")
+    assert (await first.expect("watching"))["name"] == "Cy"
+    cy = await seat(code, "Cy")  # A player may take the name: the watcher gives it up.
+    await first.drain()
+
+    await first.send(type="watcher_chat", text="I am Cy")
+    assert await first.expect("watching") == {
+        "type": "watching",
+        "name": "Watcher 1",
+        "read": True,
+        "id": None,
+    }
+    assert await said(second) == [("Watcher 1", "I am Cy")]
+    await cy.close()
+
+
+@pytest.mark.asyncio
+async def test_a_watcher_who_sits_down_is_a_player_and_one_who_leaves_watches_again() -> None:
+    code = await new_game(seats=2)
+    looker, watching = await watcher(code)
+    assert watching["name"] == "Watcher 1"
+    await looker.send(type="join", name="Dee")
+    assert (await looker.expect("watching"))["name"] is None
+    await looker.expect("joined")
+    await looker.send(type="watcher_chat", text="hi")
+    await looker.expect_error("not_a_watcher")
+
+    await looker.send(type="leave")
+    assert await looker.expect("watching") == {
+        "type": "watching",
+        "name": "Watcher 1",
+        "read": True,
+        "id": None,
+    }
+    await looker.send(type="watcher_chat", text="back to watching")
+    assert await said(looker) == [("Watcher 1", "back to watching")]
+
+
+REFUSALS = [
+    # (who sends, the message, the error)
+    ("ana", {"type": "watcher_chat", "text": "hi"}, "not_a_watcher"),
+    ("ana", {"type": "watcher_name", "name": "Zed"}, "not_a_watcher"),
+    ("first", {"type": "read_watchers", "read": False}, "not_a_player"),
+    ("first", {"type": "watcher_chat", "text": "hi", "seat": 0}, "not_your_seat"),
+    ("first", {"type": "watcher_name", "name": "Zed", "seat": 1}, "not_your_seat"),
+    ("ana", {"type": "read_watchers", "read": True, "seat": 1}, "not_your_seat"),
+    ("first", {"type": "watcher_chat", "text": "   "}, "invalid_message"),
+    ("first", {"type": "watcher_chat"}, "invalid_message"),
+    ("first", {"type": "watcher_chat", "text": "x" * 501}, "chat_too_long"),
+    ("ana", {"type": "read_watchers", "read": "yes"}, "invalid_message"),
+    ("ana", {"type": "read_watchers"}, "invalid_message"),
+]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("who", "message", "code"), REFUSALS, ids=lambda v: str(v)[:30])
+async def test_a_bad_message_is_refused_to_its_sender_alone(who, message, code) -> None:  # type: ignore[no-untyped-def]
+    room_code, ana, ben, first, second = await room()
+    clients = {"ana": ana, "ben": ben, "first": first, "second": second}
+    before = await stored(room_code)
+
+    await clients[who].send(**message, id="bad")
+    error = await clients[who].expect_error(code)
+
+    assert error["id"] == "bad"
+    for name, client in clients.items():
+        assert await told(client) == [], name
+    assert await stored(room_code) == before
+    # The sender's preference and name are as they were.
+    await ana.send(type="snapshot")
+    await ana.expect("snapshot")
+    await first.send(type="watcher_chat", text="still Watcher 1?")
+    assert await said(first) == [("Watcher 1", "still Watcher 1?")]
+    assert await said(ana) == []
+
+
+@pytest.mark.asyncio
+async def test_the_watchers_chat_is_limited_per_watcher_and_per_room(settings, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    settings.LIMIT_WATCHER_CHAT_PER_WATCHER = [(2, 60)]
+    settings.LIMIT_WATCHER_CHAT_PER_ROOM = [(3, 60)]
+    monkeypatch.setattr(limits, "now", lambda: 3600.0 * 278)  # The start of a minute.
+    _, _ana, _ben, first, second = await room()
+
+    for n in range(3):
+        await first.send(type="watcher_chat", text=f"first {n}")
+    assert await said(first) == [("Watcher 1", "first 0"), ("Watcher 1", "first 1")]
+    assert [(e["code"], e["message"]) for e in first.errors] == [
+        ("chat_rate_limited", "too many chat messages: wait a minute")
+    ]
+    for n in range(2):  # The room has room for one line more.
+        await second.send(type="watcher_chat", text=f"second {n}")
+    assert await said(second) == [
+        ("Watcher 1", "first 0"),
+        ("Watcher 1", "first 1"),
+        ("Watcher 2", "second 0"),
+    ]
+    assert [(e["code"], e["message"]) for e in second.errors] == [
+        ("chat_rate_limited", "the watchers' chat is busy: wait a minute and say it again")
+    ]
+
+
+# -- the service, without sockets ----------------------------------------------------
+
+
+def test_the_default_name_skips_a_player_called_like_a_watcher(fake_clock) -> None:  # type: ignore[no-untyped-def]
+    table = Table("Watcher 1", "ben")
+    game = table.game
+    row = Connection.objects.create(game=game, seen_at=fake_clock())
+    assert services.watcher_name(table.code, row.pk) == "Watcher 2"
+    assert services.watcher_name(table.code, row.pk) == "Watcher 2"  # It keeps it.
+    seated = Connection.objects.create(game=game, player=table.players["ben"], seen_at=fake_clock())
+    before = fingerprint(table.code)
+    with pytest.raises(CommandError) as refused:
+        services.watcher_chat(table.code, seated.pk, "hi", sender="s")
+    assert refused.value.code == "not_a_watcher"
+    assert fingerprint(table.code) == before
+
+
+def test_a_watchers_name_is_kept_when_its_row_is_written_back(fake_clock) -> None:  # type: ignore[no-untyped-def]
+    """A process cut off from the database for a while writes its sockets' rows back
+    (games/heartbeat.py): a watcher's name comes back with its row, still its own."""
+    table = Table("ana")
+    _, row, _ = services.arrive(table.code)
+    assert services.watcher_name(table.code, row, "Sam") == "Sam"
+    heartbeat.sockets[row] = heartbeat.Socket(row, table.code, None, "Sam")  # As beat() keeps it.
+    try:
+        fake_clock.advance(heartbeat.EXPIRY.total_seconds() + 10)
+        assert heartbeat.sweep() == [table.code]
+        assert heartbeat.beat([heartbeat.sockets[row]]) == [table.code]
+    finally:
+        del heartbeat.sockets[row]
+
+    assert Connection.objects.get(pk=row).name == "Sam"
+    _, other, _ = services.arrive(table.code)
+    with pytest.raises(CommandError) as refused:
+        services.watcher_name(table.code, other, "SAM")
+    assert refused.value.code == "name_taken"
+    assert services.watcher_name(table.code, other) == "Watcher 1"
