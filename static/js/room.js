@@ -1009,7 +1009,7 @@ function runCommand(line) {
       say("");
       return typing("scored", confirmScore());
     case "chat":
-      if (!you()) return say("Watchers read the chat; only players write in it.", "error");
+      if (!you()) return say("Only players write in this chat; watchers talk in the watchers' chat.", "error");
       return typing("chat", send("chat", { text: command.text }));
     case "back":
       return comeBack();
