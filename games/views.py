@@ -57,6 +57,7 @@ def home(request: HttpRequest) -> HttpResponse:
                     seats=form.cleaned_data["seats"],
                     turn_seconds=form.cleaned_data["turn_seconds"],
                     bot_pace=form.cleaned_data["bot_pace"],
+                    show_odds=form.cleaned_data["show_odds"],
                     host_name=form.cleaned_data["name"],
                     session_key=_session_key(request),
                     user_id=request.user.pk if request.user.is_authenticated else None,

@@ -88,6 +88,7 @@ def test_every_finished_game_exports_as_before(migrated: None) -> None:
         exported = json.loads(response.content)
         assert exported["game"].pop("turn_seconds") is None  # New: the turn clock, none then.
         assert exported["game"].pop("bot_pace") == "natural"  # New: the bots' pace.
+        assert exported["game"].pop("show_odds") is False  # New: who sees the odds.
         for event in exported["events"]:
             if event["kind"] == "finished":  # New: each seat's final place.
                 places = event["data"].pop("places")
@@ -115,6 +116,7 @@ def test_every_game_opens_with_the_same_snapshot_and_history(migrated: None) -> 
         # New: the turn clock, which no game had then.
         assert (snapshot.pop("clock"), snapshot["game"].pop("turn_seconds")) == (None, None)
         assert snapshot["game"].pop("bot_pace") == "natural"  # New: the bots' pace.
+        assert snapshot["game"].pop("show_odds") is False  # New: who sees the odds.
         assert snapshot == expected["snapshot"], code
         assert [e["version"] for e in recent] == list(
             range(max(1, snapshot["version"] - services.RECENT_EVENTS + 1), snapshot["version"] + 1)
