@@ -145,6 +145,8 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     watcher_name: str | None = None
     #: Whether a player chose to read the watchers' chat here (watchers always do).
     reads_watchers = False
+    #: The answers to ``odds`` requests still being worked out (:meth:`send_odds`).
+    odds_tasks: set[asyncio.Task[None]]
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Hand a message to its handler, without Channels' database clean-up before each one.
@@ -211,6 +213,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         """
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.rate_limit = RateLimit()
+        self.odds_tasks = set()
         await self.accept()
         if shutdown.stopping.is_set():  # This process is stopping: come back, to another.
             await self.close(code=shutdown.SERVICE_RESTART)
@@ -265,6 +268,9 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def disconnect(self, code: int) -> None:
         shutdown.sockets.discard(self)
+        # Nobody to answer now (the work other sockets wait for goes on).
+        for task in list(getattr(self, "odds_tasks", ())):
+            task.cancel()
         if self.connection_id is not None:
             heartbeat.sockets.pop(self.connection_id, None)
         try:
@@ -424,12 +430,30 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def do_odds(self, message: protocol.Odds) -> None:
         """Each seat's chance to win, to this connection alone (watchers, and players in a room
         that shows them): worked out once per version of the play in this process, off the
-        event loop and off the database thread."""
+        event loop and off the database thread.
+
+        The request is checked here (a refusal is answered at once); the answer is sent
+        by a task of its own, so the room's events go on reaching this socket meanwhile
+        (the first answer in a process may load the odds table from disk, or build it).
+        The page drops an answer that a newer move overtook.
+        """
         game, version = await outbox.on_database_thread(services.odds_game, self.code)(
             self.code, self.player_id, message.version, as_seat=message.seat
         )
+        task = asyncio.ensure_future(self.send_odds(game, version, message))
+        self.odds_tasks.add(task)
+        task.add_done_callback(self.odds_tasks.discard)
+
+    async def send_odds(self, game: rules.Game, version: int, message: protocol.Odds) -> None:
         work = sync_to_async(chances.odds_message, thread_sensitive=False)
-        answer = await odds_answers.get((self.code, version), lambda: work(game, version))
+        try:
+            answer = await odds_answers.get((self.code, version), lambda: work(game, version))
+        except Exception:  # A fault of ours: the asker is told, and may ask again.
+            logger.exception("the chances to win in %s at %s failed", self.code, version)
+            await self.send_error(
+                "unavailable", "the chances to win could not be worked out: ask again", message.id
+            )
+            return
         await self.send_json({**answer, "version": message.version, "id": message.id})
 
     async def do_snapshot(self, message: protocol.SnapshotRequest) -> None:

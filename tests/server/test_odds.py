@@ -100,6 +100,34 @@ async def test_many_watchers_asking_at_once_cost_one_computation(  # type: ignor
     assert fresh_answers.computed == 1
 
 
+async def test_events_reach_a_watcher_while_its_chances_are_worked_out(  # type: ignore[no-untyped-def]
+    fixed_dice, monkeypatch
+) -> None:
+    _code, ana, _ben, (watcher,) = await two_and_watchers(fixed_dice, 1)
+    started, release = asyncio.Event(), asyncio.Event()
+    loop = asyncio.get_running_loop()
+    real = chances.odds_message
+
+    def slow(game: rules.Game, version: int) -> dict[str, object]:
+        # As a first answer that loads the table from disk: the same answer, later.
+        loop.call_soon_threadsafe(started.set)
+        asyncio.run_coroutine_threadsafe(release.wait(), loop).result(timeout=10)
+        return real(game, version)
+
+    monkeypatch.setattr(chances, "odds_message", slow)
+    asked = watcher.version
+    await watcher.send(type="odds", version=asked, id="slow")
+    await asyncio.wait_for(started.wait(), timeout=5)
+    fixed_dice.load(6, 6, 6, 6, 6)
+    await ana.send(type="roll", version=ana.version)
+    rolled = await watcher.receive()  # The roll comes first: the socket was not held up.
+    assert (rolled["type"], rolled["kind"]) == ("event", "rolled")
+    release.set()
+    answer = await watcher.expect("odds")
+    assert (answer["id"], answer["version"]) == ("slow", asked)
+    assert [s["win"] for s in answer["seats"]] == [0.5, 0.5]  # For the moment it was asked.
+
+
 async def test_a_chat_moves_the_version_but_not_the_chances(fixed_dice, fresh_answers) -> None:  # type: ignore[no-untyped-def]
     _code, ana, _ben, (watcher,) = await two_and_watchers(fixed_dice, 1)
     before = watcher.version
