@@ -35,7 +35,7 @@ Like :mod:`games.analysis`, this module imports no Django.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
@@ -50,9 +50,12 @@ if TYPE_CHECKING:
 FORMAT = 1
 #: Chances are sent and exported with this many decimals.
 DECIMALS = 4
-#: How many turning points the review names: the moments that moved the chances most.
+#: How many turning points the review names: the moves that moved the chances most, at
+#: most this many...
 TURNING_POINTS = 5
-#: A swing smaller than this (a twentieth of the chances moving) is no turning point.
+#: ... and at least this many (however small) when the game had that many moves...
+FEWEST_TURNING_POINTS = 3
+#: ... beyond which a swing smaller than this (a twentieth of the chances) is no turning point.
 SMALLEST_TURN = 0.05
 
 #: What the engine takes for one seat: the position of the seat on turn after its roll, the
@@ -157,6 +160,8 @@ class Swing:
     seq: int
     #: The index of that moment in :attr:`games.review.Review.moments`.
     index: int
+    #: The round it was played in, 1 to 13.
+    round: int
     seat: int
     cause: Cause
     #: What was done, as the review says it: "Ana kept 6 6 6", "Ana rolled 6 6 6 6 6".
@@ -181,6 +186,7 @@ class Swing:
         return {
             "seq": self.seq,
             "index": self.index,
+            "round": self.round,
             "seat": self.seat,
             "cause": self.cause,
             "text": self.text,
@@ -206,14 +212,20 @@ class WinChances:
     #: Every decision and every roll, in the order of the game.
     swings: tuple[Swing, ...]
 
-    def turning_points(self, count: int = TURNING_POINTS) -> tuple[Swing, ...]:
-        """The ``count`` swings that moved the chances most (at least :data:`SMALLEST_TURN`),
-        biggest first; an earlier one first when two are as big."""
+    def turning_points(self) -> tuple[Swing, ...]:
+        """The swings that moved the chances most, biggest first (an earlier one first when
+        two are as big): the :data:`FEWEST_TURNING_POINTS` biggest, and up to
+        :data:`TURNING_POINTS` of those that moved them by :data:`SMALLEST_TURN` or more.
+        A move that moved nothing is never one."""
         ranked = sorted(
-            (s for s in self.swings if s.size >= SMALLEST_TURN),
+            (s for s in self.swings if s.size > 1e-9),
             key=lambda s: (-round(s.size, 9), s.seq, s.cause == "roll"),
         )
-        return tuple(ranked[:count])
+        return tuple(
+            s
+            for rank, s in enumerate(ranked[:TURNING_POINTS])
+            if rank < FEWEST_TURNING_POINTS or s.size >= SMALLEST_TURN
+        )
 
     def as_json(self) -> dict[str, Any]:
         """The export's ``win_chances`` (``docs/export.md``) and the review page's data."""
@@ -294,9 +306,10 @@ def _swings(
     assert seat is not None  # Rolls and scores are some seat's.
     name = review.names[seat]
     subject = name if moment.by is None else f"{name} ({_by_words(moment.by)})"
-    swing = _maker(moment, index, seat)
-    if moment.kind == "scored":
-        return [swing("decision", moment.text, chances_before, chances_after)]
+    # The round the move was made in: the game's just before it (a score may end a round).
+    swing = _maker(moment, index, before.round, seat)
+    if moment.kind == "scored":  # "Ana scored 25 in Full house", as the review tells it.
+        return [swing("decision", moment.text.rstrip("."), chances_before, chances_after)]
     position = _game(before).position()
     dice = moment.dice
     assert dice is not None  # A roll shows dice.
@@ -305,20 +318,21 @@ def _swings(
         return [swing("roll", f"{subject} rolled {thrown}", chances_before, chances_after)]
     kept = tuple(sorted(dice[i] for i in moment.held))
     kept_chances = _after_keep(table, _game(before), position, kept)
-    keep_text = (
-        f"{subject} kept {_faces(kept)} and threw {len(dice) - len(kept)}"
-        if kept
-        else f"{subject} threw all five again"
-    )
-    fresh = [dice[i] for i in range(len(dice)) if i not in moment.held]
+    fresh = _faces(dice[i] for i in range(len(dice)) if i not in moment.held)
+    if kept:
+        keep_text = f"{subject} kept {_faces(kept)} and threw the other {len(dice) - len(kept)}"
+        roll_text = f"{subject} rolled {fresh} beside the {_faces(kept)} kept"
+    else:
+        keep_text = f"{subject} threw all five again"
+        roll_text = f"{subject} rolled {thrown}"
     return [
         swing("decision", keep_text, chances_before, kept_chances),
-        swing("roll", f"{subject} rolled {_faces(fresh)} ({thrown})", kept_chances, chances_after),
+        swing("roll", roll_text, kept_chances, chances_after),
     ]
 
 
 def _maker(
-    moment: Moment, index: int, seat: int
+    moment: Moment, index: int, round_: int, seat: int
 ) -> Callable[[Cause, str, tuple[float, ...], tuple[float, ...]], Swing]:
     """Makes the swings of the moment ``index`` of the review, ``moment``, by ``seat``."""
 
@@ -326,6 +340,7 @@ def _maker(
         return Swing(
             seq=moment.seq,
             index=index,
+            round=round_,
             seat=seat,
             cause=cause,
             text=text,
@@ -358,5 +373,5 @@ def _by_words(by: str) -> str:
     return {"clock": "the clock played", "bot": "a bot played"}.get(by, by)
 
 
-def _faces(dice: Sequence[int]) -> str:
+def _faces(dice: Iterable[int]) -> str:
     return " ".join(str(face) for face in dice)

@@ -178,13 +178,13 @@ def test_a_roll_that_keeps_dice_is_a_decision_then_luck_and_they_add_up(table: O
     first, ones = told.moments[1], told.moments[2]
     assert [s.cause for s in over.swings if s.seq == first.seq] == ["roll"]
     assert [s.cause for s in over.swings if s.seq == ones.seq] == ["decision"]
-    assert swings[(ones.seq, "decision")].text == "Ana scored 0 in Ones."
+    assert swings[(ones.seq, "decision")].text == "Ana scored 0 in Ones"
     assert swings[(ones.seq, "decision")].change < -0.2  # Fifty points thrown away.
     # Ana's second roll: keeping 5 6 of 2 2 5 6 1, then 6 6 6 came.
     last = told.moments[-1]
     keep, luck = swings[(last.seq, "decision")], swings[(last.seq, "roll")]
-    assert keep.text == "Ana kept 5 6 and threw 3"
-    assert luck.text == "Ana rolled 6 6 6 (6 6 5 6 6)"
+    assert keep.text == "Ana kept 5 6 and threw the other 3"
+    assert luck.text == "Ana rolled 6 6 6 beside the 5 6 kept"
     assert keep.before == over.chances[-2]
     assert luck.after == over.chances[-1]
     assert keep.after == luck.before
@@ -205,7 +205,7 @@ def test_the_best_keep_costs_nothing(table: Odds) -> None:
     told = review.build(log_of(2, YAHTZEE_IN_ONES))
     over = chances.over_the_game(told, table)
     ben_keep = next(s for s in over.swings if s.seat == 1 and s.cause == "decision")
-    assert ben_keep.text == "Ben kept 1 2 3 4 and threw 1"
+    assert ben_keep.text == "Ben kept 1 2 3 4 and threw the other 1"
     assert ben_keep.size == pytest.approx(0, abs=1e-9)
 
 
@@ -213,10 +213,14 @@ def test_the_turning_points_are_the_biggest_swings_each_named_and_linked(table: 
     told = review.build(log_of(2, YAHTZEE_IN_ONES))
     over = chances.over_the_game(told, table)
     points = over.turning_points()
-    assert 1 <= len(points) <= chances.TURNING_POINTS
+    assert chances.FEWEST_TURNING_POINTS <= len(points) <= chances.TURNING_POINTS
     sizes = [p.size for p in points]
     assert sizes == sorted(sizes, reverse=True)
-    assert all(p.size >= chances.SMALLEST_TURN for p in points)
+    # The three biggest, and after them only swings of a twentieth or more.
+    assert sorted(s.size for s in over.swings)[-3:] == sorted(sizes[:3])
+    assert all(p.size >= chances.SMALLEST_TURN for p in points[3:])
+    smaller = [s for s in over.swings if s not in points]
+    assert all(s.size <= points[-1].size or s.size < chances.SMALLEST_TURN for s in smaller)
     biggest = max(over.swings, key=lambda s: s.size)
     assert points[0] == biggest
     # The Yahtzee rolled and the Yahtzee thrown away are both there, told apart.
@@ -228,7 +232,8 @@ def test_the_turning_points_are_the_biggest_swings_each_named_and_linked(table: 
     assert [m["seq"] for m in exported["moments"]] == [m.seq for m in told.moments]
     first = exported["turning_points"][0]
     assert set(first) == {
-        "seq", "index", "seat", "cause", "text", "by", "swing", "change", "before", "after"
+        "seq", "index", "round", "seat", "cause", "text", "by", "swing", "change", "before",
+        "after",
     }  # fmt: skip
     assert told.moments[first["index"]].seq == first["seq"]
 
