@@ -44,7 +44,7 @@ from games.strategy.dice import KEEP_INDEX, KEEP_OFFSET
 
 if TYPE_CHECKING:
     from games.review import Moment, Review
-    from games.strategy.odds import Odds
+    from games.strategy.odds import Odds, Seat
 
 #: Changes when what :func:`over_the_game` returns changes shape, so no cache serves an old one.
 FORMAT = 1
@@ -131,7 +131,7 @@ def _shares(table: Odds, seats: dict[int, Contender], players: int) -> tuple[flo
     return tuple(shares.get(seat, 0.0) for seat in range(players))
 
 
-def _distribution(table: Odds, seat: Contender) -> Any:
+def _distribution(table: Odds, seat: Contender) -> Seat:
     """What :func:`~games.strategy.odds.win_shares` takes for one seat."""
     if isinstance(seat, int):
         return seat
@@ -359,7 +359,7 @@ def _after_keep(
     dice land: the average over every way they can."""
     from games.strategy.odds import Distribution, win_shares
 
-    seats: dict[int, Any] = {s: _distribution(table, c) for s, c in contest(game).items()}
+    seats: dict[int, Seat] = {s: _distribution(table, c) for s, c in contest(game).items()}
     keep = KEEP_OFFSET[len(kept)] + KEEP_INDEX[len(kept)][kept]
     state = table.state_of(position.card)
     remaining = table.after_keep(state, keep, position.rolls_left)
