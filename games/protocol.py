@@ -174,7 +174,7 @@ class Coach(Message, tag="coach", frozen=True, kw_only=True):
 
 
 class AddBot(Message, tag="add_bot", frozen=True, kw_only=True):
-    """The host seats a bot (``optimal`` or ``casual``) in the next empty seat."""
+    """The host seats a bot (``optimal``, ``casual`` or ``win``) in the next empty seat."""
 
     level: str
 
@@ -244,7 +244,7 @@ FIELD_ERRORS: Final = {
     "category": ("unknown_category", "category is the name of a box, as text"),
     "name": ("invalid_name", "choose a name: some text"),
     "token": ("invalid_token", "a token is the text a join or the API gave you"),
-    "level": ("invalid_bot", "a bot's level is optimal or casual"),
+    "level": ("invalid_bot", "a bot's level is optimal, casual or win"),
     "id": ("invalid_message", "id is a string, a number or null"),
     "seat": ("invalid_message", "seat is a whole number"),
     "version": ("invalid_message", "send the version of the game you last saw (a whole number)"),
@@ -504,7 +504,7 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     host: bool
     connected: bool
     left: bool
-    bot: Literal["optimal", "casual"] | None
+    bot: Literal["optimal", "casual", "win"] | None
     card: Card
     #: The seat's place by total among those still in the game (ties share); ``null`` in the
     #: lobby and for a seat that left.
@@ -564,7 +564,7 @@ class JoinedData(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     host: bool
     #: Only for a bot: its level.
-    bot: Literal["optimal", "casual"] | msgspec.UnsetType = msgspec.UNSET
+    bot: Literal["optimal", "casual", "win"] | msgspec.UnsetType = msgspec.UNSET
 
 
 class LeftData(msgspec.Struct, frozen=True, kw_only=True):

@@ -46,7 +46,11 @@ from games.strategy import policies
 CHAT_MAX_LENGTH = 500
 #: Events a snapshot carries, so a page can show what just happened.
 RECENT_EVENTS = 50
-BOT_NAMES = {Player.Bot.OPTIMAL: "Optimal bot", Player.Bot.CASUAL: "Casual bot"}
+BOT_NAMES = {
+    Player.Bot.OPTIMAL: "Optimal bot",
+    Player.Bot.CASUAL: "Casual bot",
+    Player.Bot.WIN: "To-win bot",
+}
 #: What a command may change on the game's row (presence counts are kept apart).
 R = TypeVar("R")
 SAVED_FIELDS = [
@@ -646,7 +650,8 @@ def set_coach(code: str, player_id: int | None, on: object, *, as_seat: int | No
 def add_bot(
     code: str, player_id: int | None, level: object, *, as_seat: int | None = None
 ) -> Player:
-    """The host seats a bot of ``level`` (``optimal`` or ``casual``) in the next empty seat."""
+    """The host seats a bot of ``level`` (``optimal``, ``casual`` or ``win``) in the next empty
+    seat."""
     if not isinstance(level, str) or level not in Player.Bot.values:
         raise CommandError("invalid_bot", f"a bot is one of {', '.join(Player.Bot.values)}")
     bot = Player.Bot(level)
