@@ -830,6 +830,21 @@ class AdviceChoice(msgspec.Struct, frozen=True, kw_only=True):
     kept: list[int]
     category: CategoryName | None
     points: int | None
+    win: float | None = None
+    """The chance to finish first after this choice (``null`` alone at the table)."""
+
+
+class AdviceBest(msgspec.Struct, frozen=True, kw_only=True):
+    label: str
+    expected: float
+    win: float
+
+
+class AdviceToWin(msgspec.Struct, frozen=True, kw_only=True):
+    """The best choice for points and the best to win, when they differ."""
+
+    points: AdviceBest
+    win: AdviceBest
 
 
 class AdviceReply(msgspec.Struct, frozen=True, kw_only=True):
@@ -840,6 +855,7 @@ class AdviceReply(msgspec.Struct, frozen=True, kw_only=True):
     dice: list[int]
     rolls_left: int
     choices: list[AdviceChoice]
+    to_win: AdviceToWin | None = None
     id: RequestId = None
 
 

@@ -803,6 +803,16 @@ def _clock_plays(table: Table) -> None:
     table.attendance = attendance
 
 
+def coach_view(
+    code: str, player_id: int | None, *, as_seat: int | None = None
+) -> tuple[rules.Position, int, tuple[rules.Scorecard, ...], frozenset[int]]:
+    """:func:`coach_position`, with every seat's card and the seats that left (the coach
+    weighs the chance to win against them)."""
+    position, version = coach_position(code, player_id, as_seat=as_seat)
+    state = _load(code).in_play()
+    return position, version, state.cards, state.left
+
+
 def coach_position(
     code: str, player_id: int | None, *, as_seat: int | None = None
 ) -> tuple[rules.Position, int]:
