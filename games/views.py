@@ -3,6 +3,7 @@
 import asyncio
 import time
 from collections.abc import Awaitable, Sequence
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -18,7 +19,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games import analysis, charts, history, limits, presentation, rules, services
+from games import analysis, charts, history, limits, presentation, replay, rules, services
 from games.forms import NewGameForm
 from games.models import NAME_MAX_LENGTH, Game, Player
 from games.qr import qr_svg
@@ -236,6 +237,11 @@ def export(request: HttpRequest, code: str) -> JsonResponse:
     """The whole game as JSON: its players, final cards and event log (see docs/export.md)."""
     game = get_object_or_404(Game, code=code)
     summary = history.summary(game)
+    log = services.replay_events(game.code)
+    try:
+        chances: dict[str, Any] | None = analysis.win_chances(log).as_json()
+    except replay.ReplayError:  # Not started: nobody has a chance yet.
+        chances = None
     data = {
         "format": EXPORT_FORMAT,
         "url": request.build_absolute_uri(reverse("room", args=[game.code])),
@@ -256,6 +262,7 @@ def export(request: HttpRequest, code: str) -> JsonResponse:
             for seat in summary.seats
         ],
         "events": presentation.log_json(services.log(game.code)),
+        "win_chances": chances,
     }
     response = JsonResponse(data, json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="yahtzee-{game.code}.json"'

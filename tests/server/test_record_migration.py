@@ -87,6 +87,7 @@ def test_every_finished_game_exports_as_before(migrated: None) -> None:
         response = views.export(factory.get(f"/g/{code}/export.json"), code)
         exported = json.loads(response.content)
         assert exported["game"].pop("turn_seconds") is None  # New: the turn clock, none then.
+        assert exported.pop("win_chances")["moments"]  # New: who was likely to win.
         for event in exported["events"]:
             if event["kind"] == "finished":  # New: each seat's final place.
                 places = event["data"].pop("places")
