@@ -420,11 +420,13 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def do_advice(self, message: protocol.Advice) -> None:
         """The coach's advice for the player on turn, to this connection alone."""
-        position, version = await outbox.on_database_thread(services.coach_position, self.code)(
-            self.code, self.player_id, as_seat=message.seat
-        )
+        position, version, cards, left = await outbox.on_database_thread(
+            services.coach_view, self.code
+        )(self.code, self.player_id, as_seat=message.seat)
         # A table may load from disk (or compute) first: off the database thread.
-        advice = await sync_to_async(coach.advice, thread_sensitive=False)(position, version)
+        advice = await sync_to_async(coach.advice, thread_sensitive=False)(
+            position, version, cards, left
+        )
         await self.send_json({**advice, "id": message.id})
 
     async def do_odds(self, message: protocol.Odds) -> None:

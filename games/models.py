@@ -141,6 +141,7 @@ class Player(models.Model):
 
         OPTIMAL = "optimal", "Optimal"
         CASUAL = "casual", "Casual"
+        WIN = "win", "To win"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
     seat = models.PositiveSmallIntegerField()

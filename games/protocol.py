@@ -200,7 +200,7 @@ class BotPace(Message, tag="bot_pace", frozen=True, kw_only=True):
 
 
 class AddBot(Message, tag="add_bot", frozen=True, kw_only=True):
-    """The host seats a bot (``optimal`` or ``casual``) in the next empty seat."""
+    """The host seats a bot (``optimal``, ``casual`` or ``win``) in the next empty seat."""
 
     level: str
 
@@ -282,7 +282,7 @@ FIELD_ERRORS: Final = {
     "category": ("unknown_category", "category is the name of a box, as text"),
     "name": ("invalid_name", "choose a name: some text"),
     "token": ("invalid_token", "a token is the text a join or the API gave you"),
-    "level": ("invalid_bot", "a bot's level is optimal or casual"),
+    "level": ("invalid_bot", "a bot's level is optimal, casual or win"),
     "pace": ("invalid_bot_pace", "the bots' pace is instant, quick or natural"),
     "id": ("invalid_message", "id is a string, a number or null"),
     "seat": ("invalid_message", "seat is a whole number"),
@@ -555,7 +555,7 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     host: bool
     connected: bool
     left: bool
-    bot: Literal["optimal", "casual"] | None
+    bot: Literal["optimal", "casual", "win"] | None
     card: Card
     #: The seat's place by total among those still in the game (ties share); ``null`` in the
     #: lobby and for a seat that left.
@@ -619,7 +619,7 @@ class JoinedData(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     host: bool
     #: Only for a bot: its level.
-    bot: Literal["optimal", "casual"] | msgspec.UnsetType = msgspec.UNSET
+    bot: Literal["optimal", "casual", "win"] | msgspec.UnsetType = msgspec.UNSET
 
 
 class LeftData(msgspec.Struct, frozen=True, kw_only=True):
@@ -897,6 +897,21 @@ class AdviceChoice(msgspec.Struct, frozen=True, kw_only=True):
     kept: list[int]
     category: CategoryName | None
     points: int | None
+    win: float | None = None
+    """The chance to finish first after this choice (``null`` alone at the table)."""
+
+
+class AdviceBest(msgspec.Struct, frozen=True, kw_only=True):
+    label: str
+    expected: float
+    win: float
+
+
+class AdviceToWin(msgspec.Struct, frozen=True, kw_only=True):
+    """The best choice for points and the best to win, when they differ."""
+
+    points: AdviceBest
+    win: AdviceBest
 
 
 class AdviceReply(msgspec.Struct, frozen=True, kw_only=True):
@@ -907,6 +922,7 @@ class AdviceReply(msgspec.Struct, frozen=True, kw_only=True):
     dice: list[int]
     rolls_left: int
     choices: list[AdviceChoice]
+    to_win: AdviceToWin | None = None
     id: RequestId = None
 
 

@@ -46,7 +46,11 @@ from games.strategy import policies
 CHAT_MAX_LENGTH = 500
 #: Events a snapshot carries, so a page can show what just happened.
 RECENT_EVENTS = 50
-BOT_NAMES = {Player.Bot.OPTIMAL: "Optimal bot", Player.Bot.CASUAL: "Casual bot"}
+BOT_NAMES = {
+    Player.Bot.OPTIMAL: "Optimal bot",
+    Player.Bot.CASUAL: "Casual bot",
+    Player.Bot.WIN: "To-win bot",
+}
 #: What a command may change on the game's row (presence counts are kept apart).
 R = TypeVar("R")
 SAVED_FIELDS = [
@@ -701,7 +705,8 @@ def _bot_pace(pace: object) -> str:
 def add_bot(
     code: str, player_id: int | None, level: object, *, as_seat: int | None = None
 ) -> Player:
-    """The host seats a bot of ``level`` (``optimal`` or ``casual``) in the next empty seat."""
+    """The host seats a bot of ``level`` (``optimal``, ``casual`` or ``win``) in the next empty
+    seat."""
     if not isinstance(level, str) or level not in Player.Bot.values:
         raise CommandError("invalid_bot", f"a bot is one of {', '.join(Player.Bot.values)}")
     bot = Player.Bot(level)
@@ -851,6 +856,16 @@ def _clock_plays(table: Table) -> None:
         attendance = attendance.with_away(player.seat)
         table.happened.append(events.WentAway(player.seat, player.name))
     table.attendance = attendance
+
+
+def coach_view(
+    code: str, player_id: int | None, *, as_seat: int | None = None
+) -> tuple[rules.Position, int, tuple[rules.Scorecard, ...], frozenset[int]]:
+    """:func:`coach_position`, with every seat's card and the seats that left (the coach
+    weighs the chance to win against them)."""
+    position, version = coach_position(code, player_id, as_seat=as_seat)
+    state = _load(code).in_play()
+    return position, version, state.cards, state.left
 
 
 def coach_position(

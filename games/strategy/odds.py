@@ -100,10 +100,19 @@ from games.rules import (
 )
 
 from . import cache
-from .dice import ROLL_INDEX, FloatArray
+from .dice import (
+    ROLL_INDEX,
+    FloatArray,
+)
 from .engine import Strategy, _as_rules
 from .engine import load as load_strategy
-from .outcomes import Choices, IntArray, after_keep, choices, final_roll_chances
+from .outcomes import (
+    Choices,
+    IntArray,
+    after_keep,
+    choices,
+    final_roll_chances,
+)
 from .solver import BLOCK, TABLE_SIZE, UPS, flat_index
 from .tables import BOX_COUNT, CATEGORIES, FULL_MASK, UPPER_CAP
 
@@ -244,6 +253,8 @@ class Odds:
         large straight are still to be scored with their points (not 0)."""
         self._memo: OrderedDict[int, FloatArray] = OrderedDict()
         self._choices: OrderedDict[int, Choices] = OrderedDict()
+        self.win_turns: OrderedDict[tuple[object, ...], object] = OrderedDict()
+        """Turns played to win lately worked out (kept here by :mod:`.winning`)."""
         self._lock = threading.RLock()
 
     # -- distributions -----------------------------------------------------
@@ -298,7 +309,7 @@ class Odds:
         elif left > EXACT_BOXES:
             result = self._fitted(flat)
         else:
-            self._exact(flat)
+            self._exact([flat])
             return self._memo[flat]
         with self._lock:
             self._memo[flat] = result
@@ -317,7 +328,7 @@ class Odds:
         return self._after_turn(chosen, after_keep(chosen, keep, rolls_left))
 
     def _after_turn(self, chosen: Choices, final: FloatArray) -> FloatArray:
-        return _mix([(c, g, self._known(a)) for c, g, a in self.outcomes(chosen, final)])
+        return _mix([(c, g, self.known(a)) for c, g, a in self.outcomes(chosen, final)])
 
     def choices(self, flat: int) -> Choices:
         """The policy's choices in the turn from state ``flat`` (kept for the last few)."""
@@ -345,13 +356,25 @@ class Odds:
             for i in range(len(flats))
         ]
 
-    def _exact(self, flat: int) -> None:
-        """Memoise the exact distribution of ``flat`` and of every state it leads to.
+    def prepare(self, flats: Iterable[int]) -> None:
+        """Memoise the exact distributions of the states ``flats`` that have one, together
+        (quicker than one by one: their turns are worked out in blocks)."""
+        self._exact(
+            [
+                f
+                for f in set(flats)
+                if f // (2 * UPS) != FULL_MASK
+                and BOX_COUNT - (f // (2 * UPS)).bit_count() <= EXACT_BOXES
+            ]
+        )
+
+    def _exact(self, flats: list[int]) -> None:
+        """Memoise the exact distribution of ``flats`` and of every state they lead to.
 
         The states are visited a turn at a time, and each turn's choices are worked
         out for all its states in one block (many times quicker than one by one)."""
         layers: list[dict[int, list[tuple[float, int, int]]]] = []
-        frontier = [flat]
+        frontier = sorted(flats)
         while frontier:
             with self._lock:
                 missing = [f for f in frontier if f not in self._memo]
@@ -371,13 +394,14 @@ class Odds:
             )
         for turns in reversed(layers):
             for f, turn in turns.items():
-                result = _mix([(c, g, self._known(a)) for c, g, a in turn])
+                result = _mix([(c, g, self.known(a)) for c, g, a in turn])
                 with self._lock:
                     self._memo[f] = result
                     while len(self._memo) > _MEMO_SIZE:
                         self._memo.popitem(last=False)
 
-    def _known(self, flat: int) -> FloatArray:
+    def known(self, flat: int) -> FloatArray:
+        """:meth:`remaining`, quicker for a complete card or a state already memoised."""
         if flat // (2 * UPS) == FULL_MASK:
             return _CERTAIN
         with self._lock:
@@ -534,7 +558,10 @@ def build(strategy: Strategy, *, threads: int | None = None, block: int = BLOCK)
     # then E[1_ending 1_lump] for each ending and lump, then the endings' chances again
     # (E[1_ending], side by side for the matrix product that needs them alone).
     lumps_at, chances_at = ENDINGS * _MOMENTS, ENDINGS * _COLUMNS
-    data = np.zeros((count + 1, chances_at + ENDINGS))
+    # Single precision: the table is read at random, a row per roll of every state, and
+    # moving half the bytes halves the time; its sums keep six significant figures, more
+    # than the fitted shapes need (the test against the Monte Carlo says so).
+    data = np.zeros((count + 1, chances_at + ENDINGS), dtype=np.float32)
     full = model.layer(BOX_COUNT)
     ends = flat_index(full.masks, full.ups, full.ys)
     ending = 2 * (ends // 2 % UPS == UPPER_CAP) + ends % 2
@@ -554,6 +581,8 @@ def build(strategy: Strategy, *, threads: int | None = None, block: int = BLOCK)
         gained = chosen.gained.T.astype(np.float64)
         power = np.stack([np.ones_like(gained), gained, gained**2, gained**3], axis=1)
         weights = (split[:, :, None, :] * power[:, None, :, :]).reshape(n, 2 * _MOMENTS, -1)
+        weights = weights.astype(np.float32)
+        split = split.astype(np.float32)
         following = data[rows[chosen.after.T]]  # (n, 252, columns)
         sums = np.matmul(weights, following[:, :, :lumps_at])
         sums = _to_endings(sums.reshape(n, 2, _MOMENTS, ENDINGS, _MOMENTS), axis=3)
@@ -567,7 +596,9 @@ def build(strategy: Strategy, *, threads: int | None = None, block: int = BLOCK)
         scored = chosen.gained - YAHTZEE_BONUS * chosen.bonus > 0
         events = np.stack([((chosen.box == box) & scored).T for box in LUMPS], axis=1)
         now = np.matmul(
-            (split[:, :, None, :] * events[:, None]).reshape(n, 2 * len(LUMPS), -1),
+            (split[:, :, None, :] * events[:, None])
+            .reshape(n, 2 * len(LUMPS), -1)
+            .astype(np.float32),
             following[:, :, chances_at:],
         )  # (n, split x lump, ending)
         now = _to_endings(now.reshape(n, 2, len(LUMPS), ENDINGS), axis=3).transpose(0, 2, 1)

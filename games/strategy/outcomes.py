@@ -72,7 +72,7 @@ def choices(
 
     ``values`` is a flat value table (:func:`.solver.flat_table`)."""
     last, box = _best_box(model, values, masks, ups, ys)
-    gain, nxt, bonus = _written(model, box, masks, ups, ys)
+    gain, nxt, bonus = written_in(model, box, masks, ups, ys)
     after_2nd, keep_1 = _best_keep(expect(last))
     _, keep_2 = _best_keep(expect(after_2nd))
     return Choices(keep_2, keep_1, box, gain, nxt, bonus)
@@ -147,7 +147,7 @@ def _group_best(group: _Group, worths: list[FloatArray]) -> tuple[FloatArray, In
     return result, which
 
 
-def _written(
+def written_in(
     model: Model, box: IntArray, masks: IntArray, ups: IntArray, ys: IntArray
 ) -> tuple[IntArray, IntArray, IntArray]:
     """The points earned (bonuses included), the flat index of the state that follows and
@@ -286,6 +286,25 @@ def _column(chosen: Choices, column: int) -> Choices:
         chosen.after[:, s],
         chosen.bonus[:, s],
     )
+
+
+KEEP_FACES: Final = tuple(faces for level in LEVELS for faces in level)
+"""The faces of each keep, numbered as laid end to end."""
+
+
+def decision(
+    keep_2: IntArray, keep_1: IntArray, box: IntArray, roll: int, rolls_left: int
+) -> tuple[int | None, tuple[int, ...]]:
+    """What a turn's choices ``(252,)`` say to do with roll ``roll`` and ``rolls_left``:
+    ``(box, ())`` to score, ``(None, kept faces)`` to throw the rest."""
+    keep = ROLL_ROW + roll
+    if rolls_left == 2:
+        keep = int(keep_2[roll])
+    if rolls_left >= 1 and keep == ROLL_ROW + roll:
+        keep = int(keep_1[roll])  # Standing on the roll for now: decide as with one roll left.
+    if keep == ROLL_ROW + roll:
+        return int(box[roll]), ()
+    return None, KEEP_FACES[keep]
 
 
 TRANSITIONS: Final[FloatArray] = push(np.eye(KEEPS)).T.copy()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from pathlib import Path
@@ -13,9 +14,10 @@ import pytest
 from games.rules import FREE_JOKER, OFFICIAL, Category, Position, Scorecard, get_rules
 from games.strategy import Strategy
 from games.strategy import odds as odds_module
-from games.strategy.dice import LEVELS, ROLL_INDEX, outcome_probabilities
+from games.strategy.dice import LEVELS, ROLL_INDEX, outcome_probabilities, sub_keeps
 from games.strategy.odds import Distribution, Odds, share_by_total, win_shares
 from games.strategy.outcomes import ROLL_ROW, choices, final_roll_chances
+from games.strategy.winning import win_turn
 
 REFERENCE = Path(__file__).parent / "data" / "win_reference.json"
 KEEP_FACES = [faces for level in LEVELS for faces in level]
@@ -199,3 +201,49 @@ def test_win_probabilities_take_positions_cards_and_scores(odds_official: Odds) 
     # A Yahtzee on the table and a box filled against an empty card: well ahead.
     assert 0.6 < two[0] < 0.9
     assert sum(two) == pytest.approx(1.0)
+
+
+@functools.cache
+def best_chance(target: int, dice: tuple[int, ...], rolls_left: int) -> float:
+    """Brute force: the best chance that the dice's sum beats ``target`` (a tie: half)."""
+    dice = tuple(sorted(dice))
+    if rolls_left == 0:
+        total = sum(dice)
+        return 1.0 if total > target else 0.5 if total == target else 0.0
+    best = best_chance(target, dice, 0)
+    for kept in set(sub_keeps(tuple(sorted(dice)))):
+        if len(kept) == 5:
+            continue
+        chance = sum(
+            float(p) * best_chance(target, roll, rolls_left - 1)
+            for roll, p in outcome_probabilities(kept).items()
+        )
+        best = max(best, chance)
+    return best
+
+
+def test_playing_to_win_a_last_chance_box_is_the_brute_force_optimum(
+    odds_official: Odds,
+) -> None:
+    only_chance = Scorecard.from_filled(
+        {c: 0 for c in Category if c is not Category.CHANCE}, rules=OFFICIAL
+    )
+    flat = odds_official.state_of(only_chance)
+    # The opponent finished on 27: a Chance of 28 or more wins, 27 ties.
+    turn = win_turn(odds_official, flat, only_chance.total, [27])
+    dice = (6, 6, 5, 4, 1)
+    for rolls_left in (2, 1, 0):
+        chance = turn.decide(dice, rolls_left)[2]
+        assert chance == pytest.approx(best_chance(27, dice, rolls_left), abs=1e-12)
+    # With one roll left points keep 6 6 5 4 (21 + 3.5 on average), which can only tie;
+    # keeping 6 6 5 and throwing two can (11 or 12 wins, 10 ties).
+    for_points = odds_official.strategy.best(only_chance, dice, 1)
+    _, to_win, chance = turn.decide(dice, 1)
+    assert for_points.kept == (4, 5, 6, 6)
+    assert to_win != for_points.kept
+    assert (to_win, chance) == ((5, 6, 6), pytest.approx(3 / 36 + 3 / 36 / 2))
+    assert turn.chance(dice, 1, kept=for_points.kept) == pytest.approx(1 / 6 / 2)  # A tie
+    start = sum(
+        float(p) * best_chance(27, roll, 2) for roll, p in outcome_probabilities(()).items()
+    )
+    assert turn.start == pytest.approx(start, abs=1e-12)
