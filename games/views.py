@@ -182,8 +182,9 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
     if judged is None:
         judged = analysis.analyse(events)
         cache.set(analysis_key, judged, timeout=None)
-    odds = win_chances(game, told)
-    turning = odds.turning_points()
+    # Who was likely to win: a game of two seats or more (alone, a player always wins).
+    odds = win_chances(game, told) if len(told.names) > 1 else None
+    turning = odds.turning_points() if odds else ()
     marks = [
         charts.TurningMark(number, point.index, point.seat, point.text)
         for number, point in enumerate(turning, start=1)
@@ -213,8 +214,10 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
             "moves": move_list(told, judged.decisions),
             # The chart module escapes every name it draws: its SVG goes in as it is.
             "chart": mark_safe(charts.running_totals_chart(series, id_prefix="totals")),
-            "chances_chart": mark_safe(
-                charts.win_chances_chart(told.names, odds.chances, odds.rounds, marks)
+            "chances_chart": (
+                mark_safe(charts.win_chances_chart(told.names, odds.chances, odds.rounds, marks))
+                if odds
+                else None
             ),
             "turning_points": [
                 {"number": n, "point": p, "words": _turning_words(p, told.names)}
@@ -224,7 +227,11 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
                 "names": list(told.names),
                 "moments": told.moments_json(judged.by_seq()),
                 "start": start,
-                "chances": [[round(c, chances.DECIMALS) for c in at] for at in odds.chances],
+                "chances": (
+                    [[round(c, chances.DECIMALS) for c in at] for at in odds.chances]
+                    if odds
+                    else None
+                ),
             },
             "can_rematch": _own_seat(request, game) is not None,
             "rematch": Game.objects.filter(rematch_of=game).first(),

@@ -110,3 +110,20 @@ def test_a_game_in_play_exports_no_chances(fixed_dice) -> None:  # type: ignore[
     services.start_game(game.code, host.pk, version=Game.objects.get(code=game.code).version)
     services.roll(game.code, host.pk, [], version=Game.objects.get(code=game.code).version)
     assert HttpClient().get(f"/g/{game.code}/export.json").json()["win_chances"] is None
+
+
+def test_a_solo_game_has_no_graph_of_who_was_likely_to_win(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    cache.clear()
+    game, host = services.create_game(seats=1, host_name="Ana", session_key="s-ana")
+    assert host is not None
+    services.start_game(game.code, host.pk, version=Game.objects.get(code=game.code).version)
+    play_as_bots(game.code, 2, levels=("optimal",))
+    client = HttpClient()
+    page = client.get(f"/g/{game.code}/review/").content.decode()
+    assert 'id="chances"' not in page
+    assert 'id="replay-chances"' not in page
+    assert 'class="chart chart--lines"' in page  # The running totals are there.
+    # The export still says so in figures: alone, a player always wins, and nothing turns.
+    exported = client.get(f"/g/{game.code}/export.json").json()["win_chances"]
+    assert {tuple(m["chances"]) for m in exported["moments"]} == {(1.0,)}
+    assert exported["turning_points"] == []
