@@ -47,7 +47,7 @@ def load_average() -> str:
 def ms(seconds: list[float]) -> str:
     if len(seconds) < 2:
         return f"{seconds[0] * 1000:.1f} ms"
-    p95 = statistics.quantiles(seconds, n=20)[-1]
+    p95 = statistics.quantiles(seconds, n=20, method="inclusive")[-1]
     return (
         f"median {statistics.median(seconds) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms,"
         f" max {max(seconds) * 1000:.1f} ms"
@@ -115,7 +115,7 @@ def main() -> None:
                         continue
                     card = Scorecard(rules, tuple(seat["boxes"]), seat["yahtzee_bonus_count"])
                     seats.append(
-                        table.distribution(card, seat.get("dice"), seat.get("rolls_left", 3))
+                        loaded.distribution(card, seat.get("dice"), seat.get("rolls_left", 3))
                     )
                 odds.win_shares(seats)
                 timings.append(time.perf_counter() - started)

@@ -26,9 +26,10 @@ on for the best average score", which is what the engine solves.
 A roll that keeps some dice is two things at once: a *decision* (which dice to
 keep) and luck (what the others show). The review tells them apart: the chance
 just after the keep, before the dice land, is the average over every way they
-can land (:meth:`games.strategy.odds.Odds.after_keep`); the decision moved the
-chances from before it to that, the roll from that to after. A score is a
-decision alone; the first roll of a turn, luck alone.
+can land (worked out as the engine works out a turn from the dice on the table,
+from the chances of each roll instead of one); the decision moved the chances
+from before it to that, the roll from that to after. A score is a decision
+alone; the first roll of a turn, luck alone.
 
 Like :mod:`games.analysis`, this module imports no Django.
 """
@@ -40,7 +41,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from games import rules
-from games.strategy.dice import KEEP_INDEX, KEEP_OFFSET
 
 if TYPE_CHECKING:
     from games.review import Moment, Review
@@ -356,14 +356,30 @@ def _after_keep(
     table: Odds, game: rules.Game, position: rules.Position, kept: tuple[int, ...]
 ) -> tuple[float, ...]:
     """Every seat's chance once the player on turn has kept ``kept`` and before the other
-    dice land: the average over every way they can."""
-    from games.strategy.odds import Distribution, win_shares
+    dice land: the average over every way they can.
 
+    Worked out as the engine works out a turn from the dice on the table
+    (:meth:`~games.strategy.odds.Odds.distribution`), from the chances of each roll the
+    throw can give instead of one roll: the turn played on by the engine's policy to its
+    box, then the points still to come from the state it leaves.
+    """
+    import numpy as np
+
+    from games.strategy.dice import ROLL_INDEX, outcome_probabilities
+    from games.strategy.odds import Distribution, win_shares
+    from games.strategy.outcomes import final_roll_chances
+
+    landing = np.zeros((len(ROLL_INDEX), 1))
+    for faces, likelihood in outcome_probabilities(kept).items():
+        landing[ROLL_INDEX[faces], 0] = float(likelihood)
+    chosen = table.choices(table.state_of(position.card))
+    final = final_roll_chances(chosen, rolls=landing, rolls_left=position.rolls_left - 1)
+    parts = [(c, g, table.known(a)) for c, g, a in table.outcomes(chosen, final[:, 0])]
+    to_come = np.zeros(max(g + len(hist) for _, g, hist in parts))
+    for weight, points, hist in parts:
+        to_come[points : points + len(hist)] += weight * hist
     seats: dict[int, Seat] = {s: _distribution(table, c) for s, c in contest(game).items()}
-    keep = KEEP_OFFSET[len(kept)] + KEEP_INDEX[len(kept)][kept]
-    state = table.state_of(position.card)
-    remaining = table.after_keep(state, keep, position.rolls_left)
-    seats[position.seat] = Distribution.after(position.card.total, remaining)
+    seats[position.seat] = Distribution.after(position.card.total, to_come / to_come.sum())
     order = sorted(seats)
     shares = dict(zip(order, win_shares([seats[s] for s in order]), strict=True))
     return tuple(shares.get(seat, 0.0) for seat in range(game.players))

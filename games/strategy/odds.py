@@ -22,13 +22,17 @@ API
   played by the expected-score policy (the Optimal bot). ``held`` is accepted
   for symmetry with a :class:`~games.rules.Position` and changes nothing: dice
   held may be let go before the next roll.
-* :meth:`Odds.position_distribution` ``(position)``; :meth:`Odds.outcomes` for
-  the bots (where each choice open now leads).
+* :meth:`Odds.position_distribution` ``(position)``; :meth:`Odds.remaining` and
+  :meth:`Odds.known` (points still to come from a turn-start state), which
+  :mod:`.winning` reads to play and advise to win.
 * :func:`win_shares` ``(seats)``: each seat's probability of the highest final
   total, ties shared equally (two tied for first win half each), for any number
   of seats; a seat given as a number has that final score (finished, or left).
 * :func:`win_probabilities` ``(preset, seats)``: the same from positions,
   cards or final scores.
+* :func:`share_by_total` ``(others)``: a seat's expected share of the win for
+  each final total it might reach; its chance to win is its distribution times
+  this (what :mod:`.winning` compares choices by).
 
 How
 ---
@@ -60,7 +64,7 @@ Monte Carlo of the Optimal bot is measured in ``tests/strategy/test_odds.py``
 (``benchmarks/odds_reference.py`` made the reference; ``benchmarks/odds.py``
 prints the build time, size, load time and latency).
 
-The table is built once per preset (tens of seconds of CPU, two threads;
+The table is built once per preset (about 15 s on two threads, 27 s of CPU;
 ``benchmarks/odds.py`` measures it) and kept on disk beside the strategy's
 (:mod:`.cache`, kind ``odds``): eight endings x seven numbers for each of the
 314,880 states the solver solves (the others share a row), float32, 67 MB.
@@ -109,7 +113,6 @@ from .engine import load as load_strategy
 from .outcomes import (
     Choices,
     IntArray,
-    after_keep,
     choices,
     final_roll_chances,
 )
@@ -320,12 +323,6 @@ class Odds:
     def outcomes(self, chosen: Choices, final: FloatArray) -> list[tuple[float, int, int]]:
         """``(chance, points, next state)`` of a turn whose scored roll has chances ``final``."""
         return _outcomes(chosen.gained[:, 0], chosen.after[:, 0], final)
-
-    def after_keep(self, flat: int, keep: int, rolls_left: int) -> FloatArray:
-        """Points to come from state ``flat`` after keeping ``keep`` (0 to 461) with
-        ``rolls_left`` rolls left, then playing for points (for the bots)."""
-        chosen = self.choices(flat)
-        return self._after_turn(chosen, after_keep(chosen, keep, rolls_left))
 
     def _after_turn(self, chosen: Choices, final: FloatArray) -> FloatArray:
         return _mix([(c, g, self.known(a)) for c, g, a in self.outcomes(chosen, final)])

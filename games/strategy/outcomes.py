@@ -9,7 +9,7 @@ that leads. For a block of turn-start states side by side this module works out
   points that box earns (bonuses included) and the state that follows;
 * :func:`final_roll_chances`: pushing chances forward through those choices,
   the chance of each roll being the one scored, from the start of the turn or
-  from any moment of it (a roll on the table, or dice just kept).
+  from a roll on the table.
 
 The choices are the argmax of the solver's values, ties broken the way
 :meth:`.engine.Strategy.best` breaks them (scoring before rerolling, then the
@@ -262,30 +262,6 @@ def final_roll_chances(
     if rolls_left >= 1:
         rolls = push(keep_mass(rolls, chosen.keep_1))
     return rolls
-
-
-def after_keep(chosen: Choices, keep: int, rolls_left: int, column: int = 0) -> FloatArray:
-    """The chance of each roll being the one scored after keeping ``keep`` (0 to 461) with
-    ``rolls_left`` (2 or 1) rolls left, in state ``column`` of ``chosen``: ``(252,)``."""
-    mass = np.zeros((KEEPS, 1))
-    mass[keep, 0] = 1.0
-    rolls = push(mass)
-    if rolls_left == 2:
-        one = _column(chosen, column)
-        rolls = push(keep_mass(rolls, one.keep_1))
-    return rolls[:, 0]
-
-
-def _column(chosen: Choices, column: int) -> Choices:
-    s = slice(column, column + 1)
-    return Choices(
-        chosen.keep_2[:, s],
-        chosen.keep_1[:, s],
-        chosen.box[:, s],
-        chosen.gained[:, s],
-        chosen.after[:, s],
-        chosen.bonus[:, s],
-    )
 
 
 KEEP_FACES: Final = tuple(faces for level in LEVELS for faces in level)
