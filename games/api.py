@@ -35,8 +35,8 @@ def _error(status: int, code: str, message: str) -> JsonResponse:
 @csrf_exempt
 @require_POST
 def create_game(request: HttpRequest) -> JsonResponse:
-    """``POST /api/games/`` with ``{"name", "preset", "seats", "turn_seconds", "bot_pace"}``:
-    a new room (201)."""
+    """``POST /api/games/`` with ``{"name", "preset", "seats", "turn_seconds", "bot_pace",
+    "show_odds"}``: a new room (201)."""
     origin = request.headers.get("Origin")
     if origin is not None and not origins.is_trusted(
         origin, scheme=request.scheme or "http", host=request.get_host()
@@ -66,6 +66,7 @@ def create_game(request: HttpRequest) -> JsonResponse:
                 else data.turn_seconds
             ),
             bot_pace=data.bot_pace,
+            show_odds=data.show_odds,
         )
     except (CommandError, rules.RuleError) as error:
         return _error(400, error.code, str(error))

@@ -36,7 +36,8 @@ from django.db import transaction
 
 from games import clock, events, outbox, rules, services
 from games.models import Game, Player
-from games.strategy.policies import Move, choose
+from games.strategy import odds
+from games.strategy.policies import Move, choose, others_of
 
 logger = logging.getLogger(__name__)
 
@@ -86,6 +87,9 @@ class _OnTurn:
     position: rules.Position
     by: str | None
     pace: str
+    #: Every seat's card and the seats that left: what the To-win bot plays against.
+    cards: tuple[rules.Scorecard, ...] = ()
+    left: frozenset[int] = frozenset()
 
 
 def _on_turn(code: str) -> _OnTurn | None:
@@ -104,13 +108,21 @@ def _on_turn(code: str) -> _OnTurn | None:
         position=position,
         by=None if player.bot else events.BY_BOT,
         pace=table.game.bot_pace,
+        cards=table.state.cards if table.state is not None else (),
+        left=table.state.left if table.state is not None else frozenset(),
     )
 
 
 def _plan(bot: _OnTurn) -> Plan:
     """What the bot does next (pure apart from loading a strategy table)."""
     position = bot.position
-    move = choose(bot.level, position)  # Before the first roll: the roll, throwing all five.
+    others: list[odds.Seat] = []
+    if bot.level == Player.Bot.WIN and position.has_rolled:
+        # The other seats' final totals as the odds see them (loading the odds table).
+        table = odds.load(position.rules)
+        others = others_of(table, bot.cards, position.seat, bot.left)
+    # Before the first roll: the roll, throwing all five.
+    move = choose(bot.level, position, others)
     show_hold = (
         position.has_rolled and not move.is_score and tuple(sorted(move.hold)) != position.held
     )

@@ -500,3 +500,156 @@ def histogram_chart(
         id_prefix=id_prefix,
         kind="histogram",
     )
+
+
+# Chances to win over the game -----------------------------------------------------------
+
+CHANCES_PLOT = Plot(left=56, top=20, width=560, height=200)
+"""Chances to win: moment i of n is at ``left + i * width / (n - 1)``; 0% at the bottom."""
+
+_CHANCES_LEGEND_TOP = CHANCES_PLOT.bottom + 60
+
+
+@dataclass(frozen=True)
+class TurningMark:
+    """A turning point to mark on the chances chart: its number (1 for the biggest), the
+    moment it happened at, the seat whose line it sits on, and what it was, in words."""
+
+    number: int
+    index: int
+    seat: int
+    text: str
+
+
+def _percent(chance: float) -> str:
+    return f"{round(chance * 100)}%"
+
+
+def _describe_chances(names: Sequence[str], chances: Sequence[Sequence[float]]) -> str:
+    start, end = chances[0], chances[-1]
+    parts = []
+    for seat, name in enumerate(names):
+        peak = max(c[seat] for c in chances)
+        parts.append(
+            f"{name} from {_percent(start[seat])} to {_percent(end[seat])}"
+            f" (at most {_percent(peak)})"
+        )
+    return "; ".join(parts)
+
+
+def _x_axis_moments(rounds: Sequence[int]) -> str:
+    """The round each stretch of moments belongs to, labelled where it begins."""
+    plot = CHANCES_PLOT
+    last = max(len(rounds) - 1, 1)
+    labels, seen = [], set()
+    for index, round_ in enumerate(rounds):
+        if round_ in seen:
+            continue
+        seen.add(round_)
+        x = plot.left + plot.width * index / last
+        labels.append(
+            f'<line x1="{_num(x)}" x2="{_num(x)}" y1="{_num(plot.bottom)}"'
+            f' y2="{_num(plot.bottom + 5)}" stroke="{MUTED}" stroke-width="1"/>'
+        )
+        labels.append(_text(x, plot.bottom + 16, str(round_), anchor="start"))
+    labels.append(_text(plot.left + plot.width / 2, plot.bottom + 38, "Round", fill=INK))
+    return '<g class="chart__axis">' + _axis_lines(plot) + "".join(labels) + "</g>"
+
+
+def _chance_grid() -> str:
+    plot = CHANCES_PLOT
+    lines = []
+    for percent in (0, 25, 50, 75, 100):
+        y = _num(plot.y(percent, 100))
+        dash = ' stroke-dasharray="4 4"' if percent == 50 else ""
+        lines.append(
+            f'<line x1="{_num(plot.left)}" x2="{_num(plot.right)}" y1="{y}" y2="{y}"'
+            f' stroke="{GRID}" stroke-width="1"{dash}/>'
+        )
+        lines.append(_text(plot.left - 8, plot.y(percent, 100), f"{percent}%", anchor="end"))
+    return '<g class="chart__grid">' + "".join(lines) + "</g>"
+
+
+def win_chances_chart(
+    names: Sequence[str],
+    chances: Sequence[Sequence[float]],
+    rounds: Sequence[int],
+    marks: Sequence[TurningMark] = (),
+    *,
+    title: str = "Chances to win, move by move",
+    id_prefix: str = "chances",
+) -> str:
+    """A line per seat of its chance to win (0 to 1) at each moment of the game, like a
+    chess site's evaluation graph, with the turning points marked and numbered.
+
+    ``chances[i][seat]`` is the chance just after moment ``i``; ``rounds[i]`` the round
+    that moment is in (the x axis is labelled where each round begins). The SVG carries
+    ``data-moments`` and the plot's left edge and width (``data-plot-left``,
+    ``data-plot-width``, in viewBox units) so a script can turn a click into a moment; a
+    ``chart__cursor`` line, hidden at first, is there for it to show the moment on view.
+    """
+    _check_id_prefix(id_prefix)
+    if not chances or len(chances) != len(rounds):
+        raise ValueError("one round per moment, and at least one moment")
+    plot = CHANCES_PLOT
+    last = max(len(chances) - 1, 1)
+
+    def at(index: int, chance: float) -> tuple[float, float]:
+        return plot.left + plot.width * index / last, plot.y(chance * 100, 100)
+
+    lines = []
+    for seat, name in enumerate(names):
+        colour = seat_colour(seat)
+        points = [at(i, moment[seat]) for i, moment in enumerate(chances)]
+        path = "".join(
+            f"{'M' if i == 0 else 'L'}{_num(x)} {_num(y)}" for i, (x, y) in enumerate(points)
+        )
+        lines.append(
+            f'<g class="chart__series" data-seat="{seat}"><title>{escape(name)}</title>'
+            f'<path class="chart__line" data-seat="{seat}" d="{path}" fill="none"'
+            f' stroke="{colour}" stroke-width="2.5" stroke-linejoin="round"'
+            f' stroke-linecap="round"{_seat_dash(seat)}/></g>'
+        )
+    turns = []
+    for mark in marks:
+        x, y = at(mark.index, chances[mark.index][mark.seat])
+        label = _text(
+            x, y, str(mark.number), size=12, fill=INK, css_class="chart__turn-label",
+            extra=' font-weight="700"',
+        )  # fmt: skip
+        turns.append(
+            f'<g class="chart__turn" data-index="{mark.index}" data-number="{mark.number}">'
+            f"<title>{escape(f'{mark.number}. {mark.text}')}</title>"
+            f'<circle cx="{_num(x)}" cy="{_num(y)}" r="10" fill="#ffffff"'
+            f' stroke="{seat_colour(mark.seat)}" stroke-width="3"/>{label}</g>'
+        )
+    cursor = (
+        f'<line class="chart__cursor" x1="{_num(plot.left)}" x2="{_num(plot.left)}"'
+        f' y1="{_num(plot.top)}" y2="{_num(plot.bottom)}" stroke="{INK}" stroke-width="1.5"'
+        ' visibility="hidden"/>'
+    )
+    legend_rows = math.ceil(len(names) / _LEGEND_COLUMNS)
+    shift = _CHANCES_LEGEND_TOP - _LEGEND_TOP
+    height = _CHANCES_LEGEND_TOP + max(legend_rows - 0.5, 0) * _LEGEND_ROW + 8
+    parts = [
+        _chance_grid(),
+        _x_axis_moments(rounds),
+        cursor,
+        *lines,
+        '<g class="chart__turns">' + "".join(turns) + "</g>",
+        # The running totals' legend, moved down under this plot.
+        f'<g transform="translate(0 {_num(shift)})">{_legend(names)}</g>',
+    ]
+    svg = _svg(
+        parts,
+        height=height,
+        title=title,
+        desc=_describe_chances(names, chances) + ".",
+        id_prefix=id_prefix,
+        kind="chances",
+    )
+    data = (
+        f' data-moments="{len(chances)}" data-plot-left="{_num(plot.left)}"'
+        f' data-plot-width="{_num(plot.width)}"'
+    )
+    return svg.replace(' class="chart chart--chances"', ' class="chart chart--chances"' + data, 1)

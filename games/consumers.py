@@ -16,7 +16,8 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from asgiref.sync import sync_to_async
@@ -27,7 +28,7 @@ from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
 from redis.exceptions import RedisError
 
-from games import coach, heartbeat, outbox, protocol, rules, services, shutdown
+from games import chances, coach, heartbeat, outbox, protocol, rules, services, shutdown
 from games.models import room_group
 from games.services import CommandError
 
@@ -76,6 +77,50 @@ class RateLimit:
         return True
 
 
+class SharedAnswers:
+    """Answers worked out once per key in this process, however many sockets ask.
+
+    The chances to win at one version of one game are the same for every watcher: the
+    first socket to ask starts the work, the others asking meanwhile wait for the same
+    answer, and later ones are answered from memory (the last ``size`` answers are
+    kept). A game's play at a version never changes, so an answer never goes stale.
+    An asker that goes away does not stop the work the others wait for; work that
+    fails is not kept, and the next asker starts it again.
+    """
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self.answers: OrderedDict[Hashable, Any] = OrderedDict()
+        self.running: dict[Hashable, asyncio.Future[Any]] = {}
+        #: How many times work was started: for tests and benchmarks.
+        self.computed = 0
+
+    async def get(self, key: Hashable, work: Callable[[], Awaitable[Any]]) -> Any:
+        if key in self.answers:
+            self.answers.move_to_end(key)
+            return self.answers[key]
+        running = self.running.get(key)
+        if running is None or running.get_loop() is not asyncio.get_running_loop():
+            running = asyncio.ensure_future(work())
+            self.computed += 1
+            self.running[key] = running
+            running.add_done_callback(lambda done: self._keep(key, done))
+        return await asyncio.shield(running)
+
+    def _keep(self, key: Hashable, done: asyncio.Future[Any]) -> None:
+        if self.running.get(key) is done:
+            del self.running[key]
+        if done.cancelled() or done.exception() is not None:
+            return
+        self.answers[key] = done.result()
+        while len(self.answers) > self.size:
+            self.answers.popitem(last=False)
+
+
+#: The chances to win, by game and version of its play (:meth:`GameConsumer.do_odds`).
+odds_answers = SharedAnswers()
+
+
 # Channels has no type hints: its consumer classes are Any to mypy.
 class NoRoomConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     """A websocket to a path that is no room: accepted, then closed with a clear code."""
@@ -100,6 +145,8 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     watcher_name: str | None = None
     #: Whether a player chose to read the watchers' chat here (watchers always do).
     reads_watchers = False
+    #: The answers to ``odds`` requests still being worked out (:meth:`send_odds`).
+    odds_tasks: set[asyncio.Task[None]]
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Hand a message to its handler, without Channels' database clean-up before each one.
@@ -166,6 +213,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         """
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.rate_limit = RateLimit()
+        self.odds_tasks = set()
         await self.accept()
         if shutdown.stopping.is_set():  # This process is stopping: come back, to another.
             await self.close(code=shutdown.SERVICE_RESTART)
@@ -220,6 +268,9 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def disconnect(self, code: int) -> None:
         shutdown.sockets.discard(self)
+        # Nobody to answer now (the work other sockets wait for goes on).
+        for task in list(getattr(self, "odds_tasks", ())):
+            task.cancel()
         if self.connection_id is not None:
             heartbeat.sockets.pop(self.connection_id, None)
         try:
@@ -369,12 +420,43 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def do_advice(self, message: protocol.Advice) -> None:
         """The coach's advice for the player on turn, to this connection alone."""
-        position, version = await outbox.on_database_thread(services.coach_position, self.code)(
-            self.code, self.player_id, as_seat=message.seat
-        )
+        position, version, cards, left = await outbox.on_database_thread(
+            services.coach_view, self.code
+        )(self.code, self.player_id, as_seat=message.seat)
         # A table may load from disk (or compute) first: off the database thread.
-        advice = await sync_to_async(coach.advice, thread_sensitive=False)(position, version)
+        advice = await sync_to_async(coach.advice, thread_sensitive=False)(
+            position, version, cards, left
+        )
         await self.send_json({**advice, "id": message.id})
+
+    async def do_odds(self, message: protocol.Odds) -> None:
+        """Each seat's chance to win, to this connection alone (watchers, and players in a room
+        that shows them): worked out once per version of the play in this process, off the
+        event loop and off the database thread.
+
+        The request is checked here (a refusal is answered at once); the answer is sent
+        by a task of its own, so the room's events go on reaching this socket meanwhile
+        (the first answer in a process may load the odds table from disk, or build it).
+        The page drops an answer that a newer move overtook.
+        """
+        game, version = await outbox.on_database_thread(services.odds_game, self.code)(
+            self.code, self.player_id, message.version, as_seat=message.seat
+        )
+        task = asyncio.ensure_future(self.send_odds(game, version, message))
+        self.odds_tasks.add(task)
+        task.add_done_callback(self.odds_tasks.discard)
+
+    async def send_odds(self, game: rules.Game, version: int, message: protocol.Odds) -> None:
+        work = sync_to_async(chances.odds_message, thread_sensitive=False)
+        try:
+            answer = await odds_answers.get((self.code, version), lambda: work(game, version))
+        except Exception:  # A fault of ours: the asker is told, and may ask again.
+            logger.exception("the chances to win in %s at %s failed", self.code, version)
+            await self.send_error(
+                "unavailable", "the chances to win could not be worked out: ask again", message.id
+            )
+            return
+        await self.send_json({**answer, "version": message.version, "id": message.id})
 
     async def do_snapshot(self, message: protocol.SnapshotRequest) -> None:
         await self.send_snapshot()
@@ -404,6 +486,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         protocol.RemovePlayer: do_remove_player,
         protocol.HandToBot: do_hand_to_bot,
         protocol.Advice: do_advice,
+        protocol.Odds: do_odds,
         protocol.SnapshotRequest: do_snapshot,
         protocol.Ping: do_ping,
     }

@@ -50,6 +50,8 @@ class Created(Event):
     rematch_of: str | None = None
     #: How long the bots take over their moves (left out of the log when ``natural``).
     bot_pace: str = "natural"
+    #: Whether the players see each seat's chance to win (left out of the log when not).
+    show_odds: bool = False
 
 
 @dataclass(frozen=True)

@@ -59,5 +59,13 @@ class NewGameForm(forms.Form):
         "The host can change it in the room.",
     )
 
+    show_odds = forms.BooleanField(
+        label="Players see who is likely to win",
+        required=False,
+        widget=forms.CheckboxInput(attrs={"aria-describedby": "show-odds-help"}),
+        help_text="Each player's chance to win, after every roll. Watchers always see it; "
+        "players only if you choose so, as nobody likes to be told they have lost.",
+    )
+
     def clean_bot_pace(self) -> str:
         return str(self.cleaned_data.get("bot_pace") or Game.BotPace.NATURAL)

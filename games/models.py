@@ -86,6 +86,9 @@ class Game(models.Model):
     coach = models.BooleanField(default=False)
     #: How long the bots take over their moves; the host chooses (:mod:`games.bots`).
     bot_pace = models.CharField(max_length=8, choices=BotPace.choices, default=BotPace.NATURAL)
+    #: Whether the players see each seat's chance to win as the game goes (the host's choice
+    #: when the room opens; off, so nobody is told they have lost). Watchers always see it.
+    show_odds = models.BooleanField(default=False)
     #: The turn clock: seconds a player has for a turn, or ``None`` for no clock.
     turn_seconds = models.PositiveIntegerField(null=True, blank=True)
     #: When the turn in play runs out (``None`` when no clock runs); see :mod:`games.clock`.
@@ -138,6 +141,7 @@ class Player(models.Model):
 
         OPTIMAL = "optimal", "Optimal"
         CASUAL = "casual", "Casual"
+        WIN = "win", "To win"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
     seat = models.PositiveSmallIntegerField()

@@ -6,7 +6,7 @@ generated from it for outside clients (``python -m games.protocol`` writes them,
 ``--check`` says whether the committed ones are current).
 
 **From the client.** :func:`decode` is the one door: it takes a websocket frame
-and returns one of the twenty-two typed messages (:data:`ClientMessage`), or raises
+and returns one of the twenty-three typed messages (:data:`ClientMessage`), or raises
 :class:`ProtocolError` with a stable ``code``, a message for people and the
 request's ``id`` when it could be read. Whatever the frame holds (any JSON of any
 shape or depth within the 16 KiB cap, or no JSON at all) the answer is one of
@@ -109,7 +109,8 @@ class ProtocolError(ValueError):
 class Message(msgspec.Struct, tag_field="type", frozen=True, kw_only=True):
     """Fields every client message may carry."""
 
-    #: Echoed back in the error the message causes, and in the joined, pong and advice replies.
+    #: Echoed back in the error the message causes, and in the joined, pong, advice and odds
+    #: replies.
     id: RequestId = None
     #: The seat the sender means to act for; it must be its own. Left out: its own seat.
     seat: int | None = None
@@ -199,7 +200,7 @@ class BotPace(Message, tag="bot_pace", frozen=True, kw_only=True):
 
 
 class AddBot(Message, tag="add_bot", frozen=True, kw_only=True):
-    """The host seats a bot (``optimal`` or ``casual``) in the next empty seat."""
+    """The host seats a bot (``optimal``, ``casual`` or ``win``) in the next empty seat."""
 
     level: str
 
@@ -228,6 +229,13 @@ class HandToBot(Message, tag="hand_to_bot", frozen=True, kw_only=True):
 
 class Advice(Message, tag="advice", frozen=True, kw_only=True):
     """The player on turn asks the coach about the dice on the table."""
+
+
+class Odds(Message, tag="odds", frozen=True, kw_only=True):
+    """Each seat's chance to win as the play stood at ``version`` (the version you last saw):
+    always for a watcher, for a player only in a room that shows them the odds."""
+
+    version: int
 
 
 class SnapshotRequest(Message, tag="snapshot", frozen=True, kw_only=True):
@@ -259,11 +267,12 @@ ClientMessage: TypeAlias = (
     | RemovePlayer
     | HandToBot
     | Advice
+    | Odds
     | SnapshotRequest
     | Ping
 )
 
-#: The twenty-two types, in the order of ``docs/protocol.md``.
+#: The twenty-three types, in the order of ``docs/protocol.md``.
 CLIENT_TYPES: Final = tuple(str(t.__struct_config__.tag) for t in get_args(ClientMessage))
 
 #: The code and the explanation for a field of the wrong shape: today's codes, field by field.
@@ -273,7 +282,7 @@ FIELD_ERRORS: Final = {
     "category": ("unknown_category", "category is the name of a box, as text"),
     "name": ("invalid_name", "choose a name: some text"),
     "token": ("invalid_token", "a token is the text a join or the API gave you"),
-    "level": ("invalid_bot", "a bot's level is optimal or casual"),
+    "level": ("invalid_bot", "a bot's level is optimal, casual or win"),
     "pace": ("invalid_bot_pace", "the bots' pace is instant, quick or natural"),
     "id": ("invalid_message", "id is a string, a number or null"),
     "seat": ("invalid_message", "seat is a whole number"),
@@ -407,6 +416,9 @@ class CreateGame(msgspec.Struct, frozen=True, kw_only=True):
     turn_seconds: int | msgspec.UnsetType | None = msgspec.UNSET
     #: How long the bots take over their moves: ``instant``, ``quick`` or ``natural``.
     bot_pace: str = "natural"
+    #: Whether the players see each seat's chance to win as the game goes (watchers always
+    #: do): ``true`` or ``false``.
+    show_odds: bool = False
 
 
 class CreatedGame(msgspec.Struct, frozen=True, kw_only=True):
@@ -439,6 +451,7 @@ CREATE_GAME_ERRORS: Final = {
         "turn_seconds is null (no clock) or a whole number of seconds, 10 to 86400",
     ),
     "bot_pace": ("invalid_bot_pace", "bot_pace is instant, quick or natural"),
+    "show_odds": ("invalid_show_odds", "show_odds is true or false"),
 }
 
 _create_game_decoder: Final = msgspec.json.Decoder(CreateGame)
@@ -449,7 +462,7 @@ def decode_create_game(body: bytes) -> CreateGame:
 
     The codes: ``too_large``, ``invalid_json``, ``invalid_message`` (not an object,
     or nested too deeply), then ``invalid_name``, ``unknown_rules``, ``invalid_seats``,
-    ``invalid_turn_seconds``, ``invalid_bot_pace``.
+    ``invalid_turn_seconds``, ``invalid_bot_pace``, ``invalid_show_odds``.
     """
     if len(body) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"the request is {MAX_MESSAGE_BYTES // 1024} KiB at most")
@@ -515,6 +528,8 @@ class GameInfo(msgspec.Struct, frozen=True, kw_only=True):
     coach: bool
     #: How long the bots take over their moves (``games/bots.py``).
     bot_pace: Literal["instant", "quick", "natural"]
+    #: Whether the players see each seat's chance to win (watchers always do).
+    show_odds: bool
     #: The turn clock's seconds a turn, or ``null`` for no clock.
     turn_seconds: int | None
     status: Literal["lobby", "playing", "finished", "abandoned"]
@@ -540,7 +555,7 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     host: bool
     connected: bool
     left: bool
-    bot: Literal["optimal", "casual"] | None
+    bot: Literal["optimal", "casual", "win"] | None
     card: Card
     #: The seat's place by total among those still in the game (ties share); ``null`` in the
     #: lobby and for a seat that left.
@@ -595,6 +610,8 @@ class CreatedData(msgspec.Struct, frozen=True, kw_only=True):
     rematch_of: str | msgspec.UnsetType = msgspec.UNSET
     #: Only when the room was opened with the bots at another pace than ``natural``.
     bot_pace: Literal["instant", "quick"] | msgspec.UnsetType = msgspec.UNSET
+    #: Only when the room was opened with the players seeing each seat's chance to win.
+    show_odds: Literal[True] | msgspec.UnsetType = msgspec.UNSET
 
 
 class JoinedData(msgspec.Struct, frozen=True, kw_only=True):
@@ -602,7 +619,7 @@ class JoinedData(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     host: bool
     #: Only for a bot: its level.
-    bot: Literal["optimal", "casual"] | msgspec.UnsetType = msgspec.UNSET
+    bot: Literal["optimal", "casual", "win"] | msgspec.UnsetType = msgspec.UNSET
 
 
 class LeftData(msgspec.Struct, frozen=True, kw_only=True):
@@ -880,6 +897,21 @@ class AdviceChoice(msgspec.Struct, frozen=True, kw_only=True):
     kept: list[int]
     category: CategoryName | None
     points: int | None
+    win: float | None = None
+    """The chance to finish first after this choice (``null`` alone at the table)."""
+
+
+class AdviceBest(msgspec.Struct, frozen=True, kw_only=True):
+    label: str
+    expected: float
+    win: float
+
+
+class AdviceToWin(msgspec.Struct, frozen=True, kw_only=True):
+    """The best choice for points and the best to win, when they differ."""
+
+    points: AdviceBest
+    win: AdviceBest
 
 
 class AdviceReply(msgspec.Struct, frozen=True, kw_only=True):
@@ -890,6 +922,29 @@ class AdviceReply(msgspec.Struct, frozen=True, kw_only=True):
     dice: list[int]
     rolls_left: int
     choices: list[AdviceChoice]
+    to_win: AdviceToWin | None = None
+    id: RequestId = None
+
+
+class SeatOdds(msgspec.Struct, frozen=True, kw_only=True):
+    """One seat's chance to win, 0 to 1 (four decimals)."""
+
+    seat: int
+    win: float
+    #: Whether the seat left the game: it cannot win (its ``win`` is 0).
+    left: bool
+
+
+class OddsReply(msgspec.Struct, frozen=True, kw_only=True):
+    """The answer to ``odds``: each seat's chance to win from the moment of ``version``, every
+    seat playing on for points (the strategy engine's odds); 1 or 0 once the game is over."""
+
+    type: Literal["odds"] = "odds"
+    #: The version you asked about.
+    version: int
+    #: Whether the game is over: the chances are its result (tied winners share 1).
+    over: bool
+    seats: list[SeatOdds]
     id: RequestId = None
 
 
@@ -937,7 +992,15 @@ class Error(msgspec.Struct, frozen=True, kw_only=True):
 
 #: For type hints only: msgspec cannot decode this union (its members share no tag field).
 ServerMessage: TypeAlias = (
-    Snapshot | Presence | Joined | AdviceReply | Watching | WatcherMessage | Pong | Error
+    Snapshot
+    | Presence
+    | Joined
+    | AdviceReply
+    | OddsReply
+    | Watching
+    | WatcherMessage
+    | Pong
+    | Error
 )
 
 #: Each kind of message the server sends, by its ``type`` (events are a union of their own).
@@ -946,6 +1009,7 @@ SERVER_TYPES: Final[dict[str, type[msgspec.Struct]]] = {
     "presence": Presence,
     "joined": Joined,
     "advice": AdviceReply,
+    "odds": OddsReply,
     "watching": Watching,
     "watcher_message": WatcherMessage,
     "pong": Pong,

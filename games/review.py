@@ -51,6 +51,9 @@ class Moment:
     #: Who made the move for the seat when its player did not (:data:`games.events.BY_CLOCK`,
     #: :data:`~games.events.BY_BOT`, :data:`~games.events.BY_HOST` for a removal).
     by: str | None = None
+    #: The rules engine's game just after the move (:mod:`games.chances` reads it); always
+    #: set by :func:`build`.
+    game: rules.Game | None = field(default=None, repr=False, compare=False)
 
     def as_json(self) -> dict[str, Any]:
         """The moment for the page's script.
@@ -304,6 +307,7 @@ def _moment(step: replay.Step, game: rules.Game, names: Sequence[str], text: str
         cards=game.cards,
         category=event.category.value if isinstance(event, events.Scored) else None,
         by=event.by if isinstance(event, MADE_FOR) else None,
+        game=game,
     )
 
 

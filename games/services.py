@@ -46,7 +46,11 @@ from games.strategy import policies
 CHAT_MAX_LENGTH = 500
 #: Events a snapshot carries, so a page can show what just happened.
 RECENT_EVENTS = 50
-BOT_NAMES = {Player.Bot.OPTIMAL: "Optimal bot", Player.Bot.CASUAL: "Casual bot"}
+BOT_NAMES = {
+    Player.Bot.OPTIMAL: "Optimal bot",
+    Player.Bot.CASUAL: "Casual bot",
+    Player.Bot.WIN: "To-win bot",
+}
 #: What a command may change on the game's row (presence counts are kept apart).
 R = TypeVar("R")
 SAVED_FIELDS = [
@@ -367,6 +371,7 @@ def create_game(
     coach: bool | None = None,
     turn_seconds: object = clock.DEFAULT_TURN_SECONDS,
     bot_pace: object = Game.BotPace.NATURAL,
+    show_odds: object = False,
 ) -> tuple[Game, Player | None]:
     """A new room in its lobby; with ``host_name``, its creator takes seat 0 as host.
 
@@ -375,10 +380,14 @@ def create_game(
     off otherwise (the host can change it in the lobby: :func:`set_coach`). The turn
     clock is ``turn_seconds`` a turn (``None``: no clock; :mod:`games.clock`); a solo
     room has none, as nobody waits for its player. The bots take their time as
-    ``bot_pace`` says (:func:`set_bot_pace`).
+    ``bot_pace`` says (:func:`set_bot_pace`). With ``show_odds`` the players see each
+    seat's chance to win as the game goes (watchers always do; :mod:`games.chances`);
+    it is chosen here, once.
     """
     rules.get_rules(preset)  # Raises unknown_rules.
     pace = _bot_pace(bot_pace)
+    if not isinstance(show_odds, bool):
+        raise CommandError("invalid_show_odds", "say whether players see the odds: true or false")
     if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= rules.MAX_PLAYERS:
         raise CommandError("invalid_seats", f"a game has 1 to {rules.MAX_PLAYERS} seats")
     try:
@@ -389,10 +398,17 @@ def create_game(
     coach = seats == 1 if coach is None else bool(coach)
     with transaction.atomic():
         game = Game.objects.create(
-            preset=preset, seats=seats, coach=coach, turn_seconds=turn_seconds, bot_pace=pace
+            preset=preset,
+            seats=seats,
+            coach=coach,
+            turn_seconds=turn_seconds,
+            bot_pace=pace,
+            show_odds=show_odds,
         )
         table = Table(game, [], None)
-        table.happened.append(events.Created(preset, seats, coach, bot_pace=pace))
+        table.happened.append(
+            events.Created(preset, seats, coach, bot_pace=pace, show_odds=show_odds)
+        )
         player = _seat(table, name, session_key, user_id) if name is not None else None
         _save(table)
     return table.game, player
@@ -593,10 +609,10 @@ def rematch(code: str, player_id: int | None, *, as_seat: int | None = None) -> 
 
     Everyone who stayed to the end is seated again, in the same order, each seat
     held by the same browser session and account (or the same bot), so every
-    player's browser is seated on arrival; the coach and the turn clock stay as they
-    were. The old room is told with a ``rematch`` event naming the new room, and
-    every browser still in it (watchers too) goes there. Asked again (two players clicking at
-    once), it gives the same new room.
+    player's browser is seated on arrival; the coach, the turn clock, the bots' pace and
+    whether the players see the odds stay as they were. The old room is told with a
+    ``rematch`` event naming the new room, and every browser still in it (watchers too)
+    goes there. Asked again (two players clicking at once), it gives the same new room.
     """
     with _command(code) as table:
         player = table.player(player_id, as_seat)  # Raises not_a_player for watchers.
@@ -613,6 +629,7 @@ def rematch(code: str, player_id: int | None, *, as_seat: int | None = None) -> 
                 coach=old.coach,
                 turn_seconds=old.turn_seconds,
                 bot_pace=old.bot_pace,
+                show_odds=old.show_odds,
                 rematch_of=old,
             ),
             [],
@@ -620,7 +637,12 @@ def rematch(code: str, player_id: int | None, *, as_seat: int | None = None) -> 
         )
         new.happened.append(
             events.Created(
-                old.preset, old.seats, old.coach, rematch_of=old.code, bot_pace=old.bot_pace
+                old.preset,
+                old.seats,
+                old.coach,
+                rematch_of=old.code,
+                bot_pace=old.bot_pace,
+                show_odds=old.show_odds,
             )
         )
         for stayed in table.players:
@@ -683,7 +705,8 @@ def _bot_pace(pace: object) -> str:
 def add_bot(
     code: str, player_id: int | None, level: object, *, as_seat: int | None = None
 ) -> Player:
-    """The host seats a bot of ``level`` (``optimal`` or ``casual``) in the next empty seat."""
+    """The host seats a bot of ``level`` (``optimal``, ``casual`` or ``win``) in the next empty
+    seat."""
     if not isinstance(level, str) or level not in Player.Bot.values:
         raise CommandError("invalid_bot", f"a bot is one of {', '.join(Player.Bot.values)}")
     bot = Player.Bot(level)
@@ -835,6 +858,16 @@ def _clock_plays(table: Table) -> None:
     table.attendance = attendance
 
 
+def coach_view(
+    code: str, player_id: int | None, *, as_seat: int | None = None
+) -> tuple[rules.Position, int, tuple[rules.Scorecard, ...], frozenset[int]]:
+    """:func:`coach_position`, with every seat's card and the seats that left (the coach
+    weighs the chance to win against them)."""
+    position, version = coach_position(code, player_id, as_seat=as_seat)
+    state = _load(code).in_play()
+    return position, version, state.cards, state.left
+
+
 def coach_position(
     code: str, player_id: int | None, *, as_seat: int | None = None
 ) -> tuple[rules.Position, int]:
@@ -856,6 +889,50 @@ def coach_position(
     if not position.has_rolled:
         raise rules.IllegalMoveError("roll first: the coach looks at the dice", code="not_rolled")
     return position, table.game.state_version
+
+
+def odds_game(
+    code: str, player_id: int | None, version: object, *, as_seat: int | None = None
+) -> tuple[rules.Game, int]:
+    """What the chances to win are worked out from: the game as it stands, and the version
+    of its play (the last event that changed it), for a connection that asked with the
+    ``version`` it has seen.
+
+    Watchers always may ask (and a player whose seat left the game, who watches now);
+    a seated player only if the host chose so when the room opened (``odds_hidden``).
+    Refused in the lobby (``not_started``), and when ``version`` is not one at which the
+    play stood as it does now (``stale``: the asker has not seen the last move yet, and
+    will ask again when it has). The chances themselves are
+    :func:`games.chances.odds_message`, the same for everyone at one version.
+    """
+    table = _load(code)  # One row: its record and its versions belong to one moment.
+    seated = next((p for p in table.players if p.pk == player_id), None)
+    if seated is not None and not table.has_left(seated):
+        table.player(player_id, as_seat)  # Its own seat only.
+        if not table.game.show_odds:
+            raise CommandError(
+                "odds_hidden",
+                "in this room the players do not see who is likely to win (the host chose "
+                "so when it opened); watchers do",
+            )
+    elif as_seat is not None:
+        raise CommandError("not_your_seat", "a watcher acts for no seat")
+    if table.state is None:
+        raise CommandError("not_started", "the game has not started yet")
+    game = table.game
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise CommandError("invalid_message", "send the version of the game you last saw")
+    if version < game.state_version:
+        raise CommandError(
+            "stale",
+            f"the play has moved on since version {version} (its last move is version "
+            f"{game.state_version}): ask again with the version of the last move you have seen",
+        )
+    if version > game.version:
+        raise CommandError(
+            "stale", f"the game is at version {game.version}; version {version} has not happened"
+        )
+    return table.state, game.state_version
 
 
 # --------------------------------------------------------------------------
@@ -1155,6 +1232,7 @@ def game_json(game: Game) -> dict[str, Any]:
         "seats": game.seats,
         "coach": game.coach,
         "bot_pace": game.bot_pace,
+        "show_odds": game.show_odds,
         "turn_seconds": game.turn_seconds,
         "status": game.status,
         "created_at": game.created_at.isoformat(),

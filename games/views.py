@@ -19,12 +19,12 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games import analysis, charts, history, limits, presentation, rules, services
+from games import analysis, chances, charts, history, limits, presentation, rules, services
 from games.forms import NewGameForm
 from games.models import NAME_MAX_LENGTH, Game, Player
 from games.qr import qr_svg
+from games.review import Review, card_rows, move_list
 from games.review import build as review_of
-from games.review import card_rows, move_list
 from yahtzee_site import lan
 
 HEALTH_TIMEOUT_SECONDS = 2.0
@@ -57,6 +57,7 @@ def home(request: HttpRequest) -> HttpResponse:
                     seats=form.cleaned_data["seats"],
                     turn_seconds=form.cleaned_data["turn_seconds"],
                     bot_pace=form.cleaned_data["bot_pace"],
+                    show_odds=form.cleaned_data["show_odds"],
                     host_name=form.cleaned_data["name"],
                     session_key=_session_key(request),
                     user_id=request.user.pk if request.user.is_authenticated else None,
@@ -181,6 +182,13 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
     if judged is None:
         judged = analysis.analyse(events)
         cache.set(analysis_key, judged, timeout=None)
+    # Who was likely to win: a game of two seats or more (alone, a player always wins).
+    odds = win_chances(game, told) if len(told.names) > 1 else None
+    turning = odds.turning_points() if odds else ()
+    marks = [
+        charts.TurningMark(number, point.index, point.seat, point.text)
+        for number, point in enumerate(turning, start=1)
+    ]
     summary = history.summary(game)
     start = told.at(request.GET.get("at", ""))
     cards = [presentation.card_json(card) for card in told.moments[start].cards]
@@ -206,15 +214,48 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
             "moves": move_list(told, judged.decisions),
             # The chart module escapes every name it draws: its SVG goes in as it is.
             "chart": mark_safe(charts.running_totals_chart(series, id_prefix="totals")),
+            "chances_chart": (
+                mark_safe(charts.win_chances_chart(told.names, odds.chances, odds.rounds, marks))
+                if odds
+                else None
+            ),
+            "turning_points": [
+                {"number": n, "point": p, "words": _turning_words(p, told.names)}
+                for n, p in enumerate(turning, start=1)
+            ],
             "config": {
                 "names": list(told.names),
                 "moments": told.moments_json(judged.by_seq()),
                 "start": start,
+                "chances": (
+                    [[round(c, chances.DECIMALS) for c in at] for at in odds.chances]
+                    if odds
+                    else None
+                ),
             },
             "can_rematch": _own_seat(request, game) is not None,
             "rematch": Game.objects.filter(rematch_of=game).first(),
         },
     )
+
+
+def win_chances(game: Game, told: Review) -> chances.WinChances:
+    """Each seat's chance to win at every moment of a game that is over, worked out on the
+    first view (or export) and cached, as the analysis is, by code and ``state_version``."""
+    key = f"games.chances:{chances.FORMAT}:{game.code}:{game.state_version}"
+    found = cache.get(key)
+    if found is None:
+        found = chances.over_the_game(told)
+        cache.set(key, found, timeout=None)
+    assert isinstance(found, chances.WinChances)
+    return found
+
+
+def _turning_words(point: chances.Swing, names: Sequence[str]) -> str:
+    """How a turning point moved its seat's chance: "Ana 48% → 81%"."""
+    name = names[point.seat]
+    before, after = (round(c * 100) for c in (point.before[point.seat], point.after[point.seat]))
+    return f"{name} {before}% \N{RIGHTWARDS ARROW} {after}%"
 
 
 def _ranking(seats: Sequence[history.Seat]) -> list[tuple[str, history.Seat]]:
@@ -264,6 +305,12 @@ def export(request: HttpRequest, code: str) -> JsonResponse:
             for seat in summary.seats
         ],
         "events": presentation.log_json(services.log(game.code)),
+        # Only once the game is over: before, a player could read the odds the room hides.
+        "win_chances": (
+            win_chances(game, review_of(services.replay_events(game.code))).as_json()
+            if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED)
+            else None
+        ),
     }
     response = JsonResponse(data, json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="yahtzee-{game.code}.json"'

@@ -38,7 +38,7 @@ mypy --strict games/rules.py games/events.py games/codec.py games/replay.py \
   games/presentation.py games/protocol.py games/charts.py games/analysis.py games/strategy \
   games/models.py games/services.py games/store.py games/outbox.py games/bots.py games/consumers.py \
   games/views.py games/api.py games/history.py games/stats.py games/review.py \
-  games/forms.py games/qr.py games/coach.py games/admin.py games/routing.py games/apps.py \
+  games/forms.py games/qr.py games/coach.py games/chances.py games/admin.py games/routing.py games/apps.py \
   games/clock.py games/watch.py games/heartbeat.py games/shutdown.py games/names.py \
   games/limits.py games/audit.py games/layers.py games/management yahtzee_site/origins.py yahtzee_site/csp.py yahtzee_site/errors.py \
   yahtzee_site/lan.py

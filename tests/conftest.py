@@ -112,6 +112,12 @@ def live_server_url(transactional_db: None, settings, server_dice) -> Iterator[s
     seen there (hence ``transactional_db``).
     """
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "localhost", "127.0.0.1"]
+    # The official preset's odds (and its strategy) in memory before the fork, so the
+    # server's first chances to win (a watcher's bar, a review's graph) come at once
+    # instead of building the table inside a request (about 20 s, once per test run).
+    from games.strategy import odds
+
+    odds.load("official")
     dice.clear()
     if server_dice is not None:
         settings.YAHTZEE_DICE = "tests.dice.scripted_roll"

@@ -21,6 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
         "games.strategy",
         "games.charts",
         "games.analysis",
+        "games.chances",
+        "games.review",
         "games.protocol",
         "games.names",
     ],

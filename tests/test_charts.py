@@ -1,5 +1,6 @@
 """The SVG charts, parsed back as XML and checked against worked-out answers."""
 
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -7,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from games import charts
 from games.charts import (
     HISTOGRAM_PLOT,
     LINE_PLOT,
@@ -367,3 +369,43 @@ def test_no_values_gives_a_small_svg_saying_so() -> None:
 def test_a_bin_width_below_one_is_refused() -> None:
     with pytest.raises(ValueError, match="bin_width"):
         histogram_chart([10], bin_width=0)
+
+
+# -- chances to win over the game ------------------------------------------------------------
+
+
+def test_the_chances_chart_draws_a_line_per_seat_from_left_to_right() -> None:
+    svg = charts.win_chances_chart(
+        ["Ana", "Bob"], [(0.5, 0.5), (0.75, 0.25), (1.0, 0.0)], [1, 1, 2]
+    )
+    # Moment i of 3 at 56 + 560 * i / 2; a chance c at 220 - 200 * c.
+    assert 'data-seat="0" d="M56 120L336 70L616 20"' in svg
+    assert 'data-seat="1" d="M56 120L336 170L616 220"' in svg
+    assert 'data-moments="3" data-plot-left="56" data-plot-width="560"' in svg
+    assert svg.count('class="chart__line"') == 2
+    # Rounds are labelled where they begin; the 50% line is dashed.
+    assert re.findall(r'x="(\d+)" y="236" dy="0.35em" text-anchor="start"[^>]*>(\d+)<', svg) == [
+        ("56", "1"),
+        ("616", "2"),
+    ]
+    assert 'stroke-dasharray="4 4"' in svg
+    assert "Ana from 50% to 100% (at most 100%); Bob from 50% to 0% (at most 50%)." in svg
+    assert 'class="chart__cursor"' in svg
+    assert 'visibility="hidden"' in svg
+
+
+def test_the_chances_chart_numbers_its_turning_points_on_their_seats_lines() -> None:
+    marks = [charts.TurningMark(1, 1, 1, "Bob <rolled> 1 1 1")]
+    svg = charts.win_chances_chart(["Ana", "Bob"], [(0.5, 0.5), (0.75, 0.25)], [1, 1], marks)
+    turn = re.search(r'<g class="chart__turn" data-index="1" data-number="1">.*?</g>', svg)
+    assert turn is not None
+    assert 'cx="616" cy="170"' in turn.group(0)  # Bob's line at the second moment: 25%.
+    assert "<title>1. Bob &lt;rolled&gt; 1 1 1</title>" in turn.group(0)
+    assert 'stroke="#d55e00"' in turn.group(0)  # Bob's colour.
+
+
+def test_the_chances_chart_needs_a_round_per_moment() -> None:
+    with pytest.raises(ValueError, match="one round per moment"):
+        charts.win_chances_chart(["Ana"], [(1.0,)], [1, 2])
+    with pytest.raises(ValueError, match="one round per moment"):
+        charts.win_chances_chart(["Ana"], [], [])

@@ -64,7 +64,7 @@ def test_it_reads_each_type_with_its_defaults() -> None:
     assert protocol.CLIENT_TYPES == (
         "join", "resume", "leave", "start", "roll", "hold", "score", "chat", "watcher_chat",
         "watcher_name", "read_watchers", "rematch", "coach", "bot_pace", "add_bot", "remove_bot",
-        "back", "remove_player", "hand_to_bot", "advice", "snapshot", "ping",
+        "back", "remove_player", "hand_to_bot", "advice", "odds", "snapshot", "ping",
     )  # fmt: skip
     assert decode('{"type": "read_watchers", "read": true}') == protocol.ReadWatchers(read=True)
     assert decode('{"type": "watcher_chat", "text": "hi"}') == protocol.WatcherChat(text="hi")
@@ -227,13 +227,22 @@ def examples() -> list[tuple[str, Any]]:
     return found
 
 
+#: The fields of each client message, by its type.
+CLIENT_FIELDS = {
+    str(t.__struct_config__.tag): {"type", *t.__struct_fields__}
+    for t in get_args(protocol.ClientMessage)
+}
+
+
 def direction(example: dict[str, Any]) -> str:
-    """Which schema an example belongs to: a request for a snapshot or advice carries no more
-    than a type and an id, where the server's message of the same type carries much more."""
+    """Which schema an example belongs to: a request for a snapshot, advice or the odds carries
+    no more than the client message's fields, where the server's message of the same type
+    carries more."""
     if "type" not in example:
         return "api.json"
     if example["type"] in protocol.CLIENT_TYPES and (
-        example["type"] not in protocol.SERVER_TYPES or set(example) <= {"type", "id", "seat"}
+        example["type"] not in protocol.SERVER_TYPES
+        or set(example) <= CLIENT_FIELDS[example["type"]]
     ):
         return "client.json"
     return "server.json"

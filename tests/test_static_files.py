@@ -26,6 +26,7 @@ def test_collected_scripts_import_each_other_by_their_hashed_names(settings, tmp
             "caution.js",
             "clock.js",
             "commands.js",
+            "odds.js",
             "socket.js",
             "state.js",
             "watchers.js",

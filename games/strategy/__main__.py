@@ -12,7 +12,7 @@ from pathlib import Path
 
 from games.rules import PRESETS
 
-from . import cache
+from . import cache, odds
 from .engine import load
 
 
@@ -32,6 +32,11 @@ def main() -> None:
         took = time.perf_counter() - started
         path = cache.table_path(strategy.rules, directory)
         print(f"{name}: expected score {strategy.expected_score:.8f} ({took:.2f} s; {path})")
+        started = time.perf_counter()
+        odds.load(name, cache_dir=directory)  # The To-win bot's and the coach's odds.
+        took = time.perf_counter() - started
+        path = cache.table_path(strategy.rules, directory, kind=odds.KIND)
+        print(f"{name}: odds ({took:.2f} s; {path})")
 
 
 if __name__ == "__main__":

@@ -40,6 +40,7 @@ FORMAT: Final = 1
 
 _PACKAGE: Final = Path(__file__).resolve().parent
 _SOLVER_SOURCES: Final = ("dice.py", "tables.py", "solver.py")
+_KIND_SOURCES: Final = {"odds": ("outcomes.py", "odds.py")}
 
 Arrays = dict[str, npt.NDArray[np.generic]]
 
@@ -57,28 +58,37 @@ def cache_dir(path: str | os.PathLike[str] | None = None) -> Path:
     return Path(base) / "yahtzee-live" / "strategy"
 
 
-def table_key(rules: Rules) -> str:
-    """A hash naming the table of ``rules``: it changes when the rules or the solver change."""
+def table_key(rules: Rules, kind: str = "") -> str:
+    """A hash naming the table of ``rules``: it changes when the rules or the solver change.
+
+    ``kind`` names another table made from the strategy (``"odds"``, :mod:`.odds`):
+    its own sources count too."""
     digest = hashlib.sha256()
-    digest.update(json.dumps([FORMAT, rules.name, rules.forced_joker]).encode())
-    for source in (Path(games.rules.__file__), *(_PACKAGE / name for name in _SOLVER_SOURCES)):
+    digest.update(json.dumps([FORMAT, rules.name, rules.forced_joker, kind]).encode())
+    sources = _SOLVER_SOURCES + _KIND_SOURCES.get(kind, ())
+    for source in (Path(games.rules.__file__), *(_PACKAGE / name for name in sources)):
         digest.update(hashlib.sha256(source.read_bytes()).digest())
     return digest.hexdigest()
 
 
-def table_path(rules: Rules, directory: Path, key: str | None = None) -> Path:
+def table_path(rules: Rules, directory: Path, key: str | None = None, kind: str = "") -> Path:
     """The file for ``rules`` in ``directory`` (the start of the key is part of the name)."""
-    return directory / f"{rules.name}-{(key or table_key(rules))[:16]}.npz"
+    return directory / f"{_stem(rules, kind)}-{(key or table_key(rules, kind))[:16]}.npz"
 
 
-def read(rules: Rules, directory: Path) -> Arrays | None:
+def _stem(rules: Rules, kind: str) -> str:
+    # The kind comes first: "official-*.npz" must not match another kind's files.
+    return f"{kind}-{rules.name}" if kind else rules.name
+
+
+def read(rules: Rules, directory: Path, kind: str = "") -> Arrays | None:
     """The arrays saved for ``rules``, or None when there is no usable file.
 
     A file that cannot be read, or whose key is not the current one, counts as
     missing: the caller computes the table again and overwrites it.
     """
-    key = table_key(rules)
-    path = table_path(rules, directory, key)
+    key = table_key(rules, kind)
+    path = table_path(rules, directory, key, kind)
     try:
         with np.load(path, allow_pickle=False) as saved:
             arrays: Arrays = {name: saved[name] for name in saved.files}
@@ -94,15 +104,15 @@ def read(rules: Rules, directory: Path) -> Arrays | None:
     return arrays
 
 
-def write(rules: Rules, directory: Path, arrays: Arrays) -> Path | None:
+def write(rules: Rules, directory: Path, arrays: Arrays, kind: str = "") -> Path | None:
     """Save ``arrays`` for ``rules``; returns the file, or None if it could not be written.
 
     The file appears whole or not at all (written beside it, then renamed), so
     several processes may compute and save the same table at once. Files left
     by earlier keys for the same preset are removed.
     """
-    key = table_key(rules)
-    path = table_path(rules, directory, key)
+    key = table_key(rules, kind)
+    path = table_path(rules, directory, key, kind)
     meta = np.array(json.dumps({"key": key, "rules": rules.name, "format": FORMAT}))
     temp: Path | None = None
     try:
@@ -117,7 +127,7 @@ def write(rules: Rules, directory: Path, arrays: Arrays) -> Path | None:
         if temp is not None:
             temp.unlink(missing_ok=True)
         return None
-    for old in directory.glob(f"{rules.name}-*.npz"):
+    for old in directory.glob(f"{_stem(rules, kind)}-*.npz"):
         if old != path:
             old.unlink(missing_ok=True)
     return path

@@ -5,9 +5,10 @@
 // A moment that was a decision (a score, or a roll after the first) carries the
 // server's analysis of it, shown under the move. A move the turn clock or a bot
 // made for a player says so in its text, and its analysis is marked as not the player's.
-// Three ways to jump: the list of every move, the analysis's biggest mistakes, and
-// the chart of running totals (a point there is a score). A page opened at a moment
-// (?at=) starts at the replay, not at the top of the page.
+// Ways to jump: the list of every move, the analysis's biggest mistakes, the chart of
+// running totals (a point there is a score), and the graph of the chances to win (any
+// moment) with its turning points. A page opened at a moment (?at=) starts at the
+// replay, not at the top of the page.
 
 const config = JSON.parse(document.getElementById("review-config").textContent);
 const moments = config.moments;
@@ -31,6 +32,7 @@ const moveLinks = new Map(
   [...document.querySelectorAll("#moves-list a[data-index]")].map((link) => [Number(link.dataset.index), link]),
 );
 const chart = document.querySelector("#chart svg");
+const chancesChart = document.querySelector("#chances-chart svg");
 
 let current = config.start;
 
@@ -48,6 +50,7 @@ function show(index, { remember = true } = {}) {
   $("replay-slider").setAttribute("aria-valuetext", `Moment ${current + 1} of ${moments.length}: ${moment.text}`);
   markMove(current);
   markChartPoint(current);
+  markChances(current);
   const url = new URL(location.href);
   url.searchParams.set("at", String(moment.seq));
   $("replay-link").href = url.search;
@@ -81,6 +84,47 @@ function markChartPoint(index) {
   const round = scoresOf[seat].indexOf(last) + 1;
   const point = chart.querySelector(`.chart__point[data-seat="${seat}"][data-round="${round}"]`);
   if (point) point.classList.add("chart__point--current");
+}
+
+// The chances to win at this moment: beside the replay, and as a line across the graph.
+function markChances(index) {
+  const at = config.chances && config.chances[index];
+  for (const chance of document.querySelectorAll("#replay-chances [data-seat]")) {
+    const win = at ? at[Number(chance.dataset.seat)] : null;
+    chance.querySelector("strong").textContent = win === null || win === undefined ? "" : percent(win);
+  }
+  if (!chancesChart) return;
+  const cursor = chancesChart.querySelector(".chart__cursor");
+  const x = chancesX(index);
+  cursor.setAttribute("x1", String(x));
+  cursor.setAttribute("x2", String(x));
+  cursor.setAttribute("visibility", "visible");
+  for (const mark of chancesChart.querySelectorAll(".chart__turn")) {
+    mark.classList.toggle("chart__turn--current", Number(mark.dataset.index) === index);
+  }
+}
+
+function percent(win) {
+  if (win <= 0) return "0%";
+  if (win >= 1) return "100%";
+  const rounded = Math.round(win * 100);
+  return rounded < 1 ? "<1%" : rounded > 99 ? ">99%" : `${rounded}%`;
+}
+
+// Moment `index` on the graph, and back: the moments share the plot's width evenly.
+function chancesX(index) {
+  const { plotLeft, plotWidth, moments: count } = chancesChart.dataset;
+  return Number(plotLeft) + (Number(plotWidth) * index) / Math.max(Number(count) - 1, 1);
+}
+
+function chancesIndex(clientX, clientY) {
+  const point = chancesChart.createSVGPoint();
+  point.x = clientX;
+  point.y = clientY;
+  const { x } = point.matrixTransform(chancesChart.getScreenCTM().inverse());
+  const { plotLeft, plotWidth, moments: count } = chancesChart.dataset;
+  const index = Math.round(((x - Number(plotLeft)) / Number(plotWidth)) * (Number(count) - 1));
+  return Math.max(0, Math.min(Number(count) - 1, index));
 }
 
 function where(moment) {
@@ -156,8 +200,9 @@ function goToReplay() {
   $("replay-heading").focus({ preventScroll: true });
 }
 
-// A biggest mistake in the analysis table steps the replay there, without a reload.
-for (const link of document.querySelectorAll("#analysis-table a[data-at]")) {
+// A biggest mistake in the analysis table, or a turning point, steps the replay there,
+// without a reload.
+for (const link of document.querySelectorAll("#analysis-table a[data-at], #turning-points a[data-at]")) {
   link.addEventListener("click", (event) => {
     const index = moments.findIndex((moment) => moment.seq === Number(link.dataset.at));
     if (index < 0) return;
@@ -199,6 +244,16 @@ if (chart) {
     const index = round === 0 ? 0 : scoresOf[Number(point.dataset.seat)][round - 1];
     if (index === undefined) return;
     show(index);
+    goToReplay();
+  });
+}
+
+// A click on the graph of the chances: the moment under it (a turning point's number
+// is that moment too).
+if (chancesChart) {
+  chancesChart.addEventListener("click", (event) => {
+    const mark = event.target.closest(".chart__turn");
+    show(mark ? Number(mark.dataset.index) : chancesIndex(event.clientX, event.clientY));
     goToReplay();
   });
 }

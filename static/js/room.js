@@ -10,6 +10,7 @@ import { RoomSocket } from "./socket.js";
 import { applyEvent, applyPresence, describe, hostActions, seatMarks } from "./state.js";
 import { BotPaceControl } from "./botpace.js";
 import { WatchersChat } from "./watchers.js";
+import { WinChances } from "./odds.js";
 
 const config = JSON.parse(document.getElementById("room-config").textContent);
 const categories = config.categories;
@@ -40,7 +41,8 @@ const TYPED_ECHO_MS = 10_000;
 const alerts = new TurnAlerts({ icon: $("favicon"), turnIcon: $("room").dataset.turnIcon });
 
 // Self-contained parts of the room, each told of every message after the room has applied it.
-const parts = [new WatchersChat(send), new BotPaceControl(send)];
+const winChances = new WinChances(send); // Its row goes under the names on the cards.
+const parts = [new WatchersChat(send), new BotPaceControl(send), winChances];
 function receiveAll(message) {
   receive(message);
   for (const part of parts) part.receive(message, state);
@@ -223,6 +225,7 @@ function onError(message) {
     adviceAsked = null;
     return;
   }
+  if (what === "odds") return; // The chances to win deal with their own (odds.js).
   if (what === pending) pending = null;
   if (what === "hold") {
     holdsInFlight = Math.max(0, holdsInFlight - 1);
@@ -752,7 +755,10 @@ function renderCards() {
     if (winners.has(player.seat)) th.append(el("span", { class: "badge badge--win" }, "winner"));
     head.append(th);
   });
-  table.append(el("thead", {}, head));
+  const thead = el("thead", {}, head);
+  const odds = winChances.headRow(state, players, el);
+  if (odds) thead.append(odds);
+  table.append(thead);
 
   const body = el("tbody");
   const row = (label, cells, className = "") => {

@@ -10,6 +10,7 @@ may remain; moderate and minor ones are written to
 test-artifacts/accessibility/ and printed, to be fixed when cheap.
 """
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -141,6 +142,12 @@ def test_every_page_has_no_serious_accessibility_violation(
     audit.check(waiter, "room, the other's turn")
     open_room(watcher, room)
     watcher.wait_for_function("() => window.yahtzeeRoom.state.turn.dice !== null")
+    # Watchers see each seat's chance to win on the cards (the players here do not).
+    watcher.wait_for_function(
+        "() => [...document.querySelectorAll('.win-chance__text')]"
+        ".every(t => t.textContent.endsWith('%'))"
+    )
+    expect(watcher.locator(".win-chance")).to_have_count(2)
     audit.check(watcher, "room, watching", screenshot="watching")
 
     # The end, as the players' open pages show it: the services play all but the last
@@ -159,7 +166,12 @@ def test_every_page_has_no_serious_accessibility_violation(
     ana.wait_for_function("() => window.yahtzeeRoom.state.game.status === 'finished'")
     audit.check(ana, "room, finished", screenshot="end")
     ana.goto(f"{base}/g/{code}/review/")
+    expect(ana.locator("#chances-chart svg .chart__line")).to_have_count(2)
     audit.check(ana, "review", screenshot="review")
+    # The replay at a turning point, reached from the graph's list: the chances beside it.
+    ana.locator("#turning-points a").first.click()
+    expect(ana.locator("#replay-chances strong").first).to_have_text(re.compile(r"%$"))
+    audit.check(ana, "review, at a turning point")
     ana.goto(base + "/games/")
     audit.check(ana, "history")
     ana.goto(base + "/players/ana/")

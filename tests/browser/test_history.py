@@ -111,7 +111,9 @@ def test_a_finished_game_reviewed_step_by_step_matches_what_was_played(
     page.wait_for_url(re.compile(r"/review/$"))
     expect(page.locator("#replay-text")).to_have_text(f"Ana wins with {SOLO_TOTAL}.")
     assert review_total(page) == SOLO_TOTAL
-    expect(page.locator(".chart__line")).to_have_count(1)
+    expect(page.locator("#chart .chart__line")).to_have_count(1)
+    # Alone, a player always wins: no graph of who was likely to.
+    expect(page.locator("#chances")).to_have_count(0)
     page.screenshot(path=screenshot_dir / "review-solo-desktop.png", full_page=True)
 
     # Step from the start with the arrow key: every moment shows what the table showed.
@@ -229,7 +231,7 @@ def test_a_rematch_takes_every_open_browser_to_the_new_room(
     watcher.goto(url)
     expect(watcher).to_have_url(re.compile(r"/review/$"))
     expect(watcher.locator("#rematch-link")).to_have_attribute("href", f"/g/{new_code}/")
-    expect(watcher.locator(".chart__line")).to_have_count(2)
+    expect(watcher.locator("#chart .chart__line")).to_have_count(2)
     watcher.screenshot(path=screenshot_dir / "review-desktop.png", full_page=True)
     with urlopen(f"{live_server_url}/api/games/{new_code}/") as response:
         assert json.load(response)["game"]["status"] == "lobby"

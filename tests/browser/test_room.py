@@ -203,11 +203,14 @@ def api_snapshot(base: str, code: str) -> dict:
         return json.load(response)
 
 
-def create_room(page: Page, base: str, name: str, seats: int, preset: str = "official") -> str:
+def create_room(
+    page: Page, base: str, name: str, seats: int, preset: str = "official", show_odds: bool = False
+) -> str:
     page.goto(base + "/")
     page.fill("#id_name", name)
     page.select_option("#id_seats", str(seats))
     page.check(f'input[name="preset"][value="{preset}"]')
+    page.set_checked("#id_show_odds", show_odds)
     page.click("form.new-game button[type=submit]")
     page.wait_for_url(re.compile(r"/g/[\w-]+/$"))
     page.wait_for_function("() => window.yahtzeeRoom && window.yahtzeeRoom.state !== null")

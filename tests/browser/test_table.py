@@ -70,29 +70,36 @@ def _strategy_ready() -> None:
 
 # -- One screen to play on -----------------------------------------------------
 
+# (size, players, coach, the players see the chances to win: a row more on the cards)
 SIZES = [
-    ("desktop", 2, True),
-    ("desktop", 4, False),
-    ("desktop", 6, True),
-    ("phone", 2, False),
-    ("phone", 4, True),
-    ("phone", 6, True),
+    ("desktop", 2, True, False),
+    ("desktop", 4, False, True),
+    ("desktop", 6, True, True),
+    ("phone", 2, False, True),
+    ("phone", 4, True, False),
+    ("phone", 6, True, True),
 ]
 
 
 @pytest.mark.parametrize(
-    ("size", "players", "coach", "server_dice"),
-    [(size, players, coach, roll_off(players) + STRAIGHT + [1]) for size, players, coach in SIZES],
-    ids=[f"{size}-{players}-players{'-coach' if coach else ''}" for size, players, coach in SIZES],
+    ("size", "players", "coach", "odds", "server_dice"),
+    [
+        (size, players, coach, odds, roll_off(players) + STRAIGHT + [1])
+        for size, players, coach, odds in SIZES
+    ],
+    ids=[
+        f"{size}-{players}-players{'-coach' if coach else ''}{'-odds' if odds else ''}"
+        for size, players, coach, odds in SIZES
+    ],
 )
 def test_on_your_turn_the_dice_roll_and_every_open_box_are_on_one_screen(
-    browser, live_server_url, screenshot_dir, size, players, coach
+    browser, live_server_url, screenshot_dir, size, players, coach, odds
 ):  # type: ignore[no-untyped-def]
     phone = size == "phone"
     context = browser.new_context(viewport=VIEWPORTS[size], has_touch=phone, is_mobile=phone)
     page = context.new_page()
     watch = PageWatch.on(page)
-    create_room(page, live_server_url, "Ana", seats=players)
+    create_room(page, live_server_url, "Ana", seats=players, show_odds=odds)
     page.set_checked("#coach-toggle", coach)
     seat_bots(page, players - 1)
     page.click("#start-button")
@@ -102,6 +109,14 @@ def test_on_your_turn_the_dice_roll_and_every_open_box_are_on_one_screen(
         "Tap Roll to throw the dice." if phone else "Roll the dice: R or Space."
     )
 
+    if odds:  # The chances are on the cards before anything is checked.
+        expect(page.locator(".win-chance")).to_have_count(players)
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.win-chance__text')]"
+            ".every(t => t.textContent.endsWith('%'))"
+        )
+    else:
+        expect(page.locator(".scorecard__odds")).to_have_count(0)
     failed = screenshot_dir / f"table-{size}-{players}-off-screen.png"
     # Before the first roll, after it (with the coach's advice beside it), and with dice held.
     assert off_screen(page, failed) == []
@@ -137,7 +152,7 @@ def test_on_your_turn_the_dice_roll_and_every_open_box_are_on_one_screen(
         expect(page.locator("#cards-more")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= VIEWPORTS[size]["width"]
 
-    name = f"table-{size}-{players}{'-coach' if coach else ''}.png"
+    name = f"table-{size}-{players}{'-coach' if coach else ''}{'-odds' if odds else ''}.png"
     page.screenshot(path=screenshot_dir / name)
     watch.assert_clean(live_server_url)
     context.close()

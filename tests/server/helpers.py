@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import random
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from games import bots, clock, codec, presentation, rules, services
 from games.models import Game, GameEvent, Player
 from games.services import rules_state
+from games.strategy import policies
+from tests import dice
 
 
 @dataclass(frozen=True)
@@ -137,6 +140,27 @@ def play_out(code: str, *, rolls: Callable[[], int] = lambda: 1, turns_left: int
         options = state.cards[player.seat].options(state.turn.dice or ())
         best = max(options, key=lambda box: options[box])
         services.score(code, player.pk, best.value, version=Game.objects.get(code=code).version)
+
+
+def play_as_bots(code: str, seed: int, levels: Sequence[str] = ("optimal", "casual")) -> None:
+    """Play a started game to its end through the services, each seat as a bot of its level
+    in ``levels`` (in turn) plays it, on dice drawn from ``seed`` (the fixed_dice fixture's
+    queue is loaded before each roll): a whole game with keeps, as people play."""
+    rng = random.Random(seed)
+    while True:
+        _, players, state = rules_state(code)
+        assert state is not None
+        position = state.position()
+        if state.is_over or position is None:
+            return
+        player = next(p for p in players if p.seat == position.seat)
+        move = policies.choose(levels[position.seat % len(levels)], position)
+        version = Game.objects.get(code=code).version
+        if move.category is not None:
+            services.score(code, player.pk, move.category.value, version=version)
+        else:
+            dice.load(*(rng.randint(1, 6) for _ in range(5 - len(move.hold))))
+            services.roll(code, player.pk, list(move.hold), version=version)
 
 
 # A solo game, turn by turn: the dice rolled and the box they go in. The upper boxes

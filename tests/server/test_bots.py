@@ -150,6 +150,28 @@ def test_bots_play_a_whole_game_beside_a_person() -> None:
     assert moves == sum(len(t) for seat in (1, 2) for t in bot_turns(table.code, seat))
 
 
+def test_a_to_win_bot_plays_a_whole_game_against_an_optimal_bot() -> None:
+    table = Table("ana", seats=3)
+    services.add_bot(table.code, table.id("ana"), "win")
+    services.add_bot(table.code, table.id("ana"), "optimal")
+    table.start()
+    while table.game.status == Game.Status.PLAYING:
+        play_bots(table.code)
+        if table.game.status == Game.Status.PLAYING:
+            table.roll("ana")
+            state = table.state()
+            table.score("ana", next(iter(state.cards[0].options(state.turn.dice or ()))).value)
+
+    room = replay(services.replay_events(table.code))
+    assert room.status == "finished"
+    assert [p.name for p in Player.objects.filter(game=table.game).order_by("seat")] == [
+        "ana",
+        "To-win bot",
+        "Optimal bot",
+    ]
+    assert len(bot_turns(table.code, 1)) == len(rules.Category)
+
+
 def test_an_optimal_bot_makes_the_moves_the_strategy_advises(fixed_dice) -> None:  # type: ignore[no-untyped-def]
     table = Table("ana", seats=2)
     services.add_bot(table.code, table.id("ana"), "optimal")

@@ -88,6 +88,16 @@ def test_every_finished_game_exports_as_before(migrated: None) -> None:
         exported = json.loads(response.content)
         assert exported["game"].pop("turn_seconds") is None  # New: the turn clock, none then.
         assert exported["game"].pop("bot_pace") == "natural"  # New: the bots' pace.
+        assert exported["game"].pop("show_odds") is False  # New: who sees the odds.
+        # New: the chances to win at every moment, once the game is over.
+        chances = exported.pop("win_chances")
+        if exported["game"]["status"] == "finished":  # Its result: winners share 1.
+            winners = [p["winner"] for p in exported["players"]]
+            share = round(1 / sum(winners), 4) if any(winners) else 0
+            assert chances["moments"][-1]["kind"] == "finished"
+            assert chances["moments"][-1]["chances"] == [share if w else 0 for w in winners]
+        else:
+            assert chances is None
         for event in exported["events"]:
             if event["kind"] == "finished":  # New: each seat's final place.
                 places = event["data"].pop("places")
@@ -115,6 +125,7 @@ def test_every_game_opens_with_the_same_snapshot_and_history(migrated: None) -> 
         # New: the turn clock, which no game had then.
         assert (snapshot.pop("clock"), snapshot["game"].pop("turn_seconds")) == (None, None)
         assert snapshot["game"].pop("bot_pace") == "natural"  # New: the bots' pace.
+        assert snapshot["game"].pop("show_odds") is False  # New: who sees the odds.
         assert snapshot == expected["snapshot"], code
         assert [e["version"] for e in recent] == list(
             range(max(1, snapshot["version"] - services.RECENT_EVENTS + 1), snapshot["version"] + 1)

@@ -16,7 +16,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import coach, outbox, presentation, protocol, services
+from games import chances, coach, outbox, presentation, protocol, services
 from games.models import Connection, Game
 from tests.server.helpers import SOLO
 from yahtzee_site.asgi import application
@@ -67,6 +67,8 @@ def test_it_declares_every_message_the_server_sends(  # type: ignore[no-untyped-
                 services.hold(solo.code, player.pk, [0, 1])
                 position, version = services.coach_position(solo.code, player.pk)
                 exactly({**coach.advice(position, version), "id": "a"}, protocol.AdviceReply)
+                state, version = services.odds_game(solo.code, None, version)
+                exactly({**chances.odds_message(state, version), "id": 3}, protocol.OddsReply)
             services.score(
                 solo.code, player.pk, box, version=Game.objects.get(code=solo.code).version
             )
@@ -241,6 +243,7 @@ FIELDS = {
     "remove_player": ["player"],
     "hand_to_bot": ["player"],
     "advice": [],
+    "odds": ["version"],
     "snapshot": [],
     "ping": [],
 }

@@ -98,7 +98,7 @@ def test_a_file_made_for_other_rules_is_ignored_and_removed(
 ) -> None:
     # As if games/rules.py (or the solver) changed: the key is different.
     real_key = strategy_cache_module.table_key
-    monkeypatch.setattr(strategy_cache_module, "table_key", lambda rules: "0" * 64)
+    monkeypatch.setattr(strategy_cache_module, "table_key", lambda rules, kind="": "0" * 64)
     stale = strategy_cache_module.write(OFFICIAL, tmp_path, official.arrays())
     assert stale is not None
     monkeypatch.setattr(strategy_cache_module, "table_key", real_key)

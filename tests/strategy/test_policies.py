@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules import OFFICIAL, Category, IllegalMoveError, Position, Scorecard
-from games.strategy import Strategy
-from games.strategy.policies import Move, casual, choose, optimal
+from games.strategy import Strategy, odds
+from games.strategy.policies import Move, casual, choose, optimal, to_win
 
 EMPTY = Scorecard(OFFICIAL)
 
@@ -121,3 +122,22 @@ def test_the_policies_decide_nothing_before_the_first_roll(official: Strategy) -
         casual(Position(OFFICIAL, 0, EMPTY))
     with pytest.raises(IllegalMoveError, match="first roll"):
         optimal(official, Position(OFFICIAL, 0, EMPTY))
+
+
+def test_the_to_win_bot_gambles_when_points_cannot_win(
+    strategy_cache: Path, official: Strategy
+) -> None:
+    table = odds.load(OFFICIAL, cache_dir=strategy_cache)
+    only_chance = Scorecard.from_filled(
+        {c: 0 for c in Category if c is not Category.CHANCE}, rules=OFFICIAL
+    )
+    position = at(only_chance, [6, 6, 5, 4, 1], 1)
+    # For points: keep 6 6 5 4 (21, and a die). Against a final 27 that can only tie: keeping
+    # 6 6 5 and throwing two can win (11 or 12).
+    assert optimal(official, position) == Move(hold=(0, 1, 2, 3))
+    assert to_win(table, position, [27]) == Move(hold=(0, 1, 2))
+    # Alone, or early in the game, it plays for points.
+    assert to_win(table, position, []) == Move(hold=(0, 1, 2, 3))
+    early = at(card(chance=20), [6, 6, 5, 4, 1], 1)
+    assert to_win(table, early, [27]) == optimal(official, early)
+    assert choose("win", Position(OFFICIAL, 0, EMPTY)) == Move()
