@@ -40,11 +40,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import pairwise
 from typing import Any, Literal
 
 from games import events, replay, rules
-from games.strategy import Choice, Strategy, find_choice, load, odds, points_given_up
+from games.strategy import Choice, Strategy, find_choice, load, points_given_up
 
 #: Changes when what :func:`analyse` returns changes shape, so no cache serves an old one.
 FORMAT = 2
@@ -278,117 +277,3 @@ def points(value: float) -> str:
     if 0 < value < 0.005:
         return "less than 0.01"
     return f"{value:.2f}"
-
-
-# --------------------------------------------------------------------------
-# Who was likely to win, moment by moment
-# --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class WinMoment:
-    """Each seat's chance to win just after event ``seq`` (every seat playing for points)."""
-
-    seq: int
-    #: The seat whose event it was (``None`` for the start of play).
-    seat: int | None
-    chances: tuple[float, ...]
-
-
-@dataclass(frozen=True)
-class TurningPoint:
-    """An event that moved its seat's chance to win the most."""
-
-    seq: int
-    seat: int
-    before: float
-    after: float
-
-    @property
-    def change(self) -> float:
-        return self.after - self.before
-
-
-@dataclass(frozen=True)
-class WinChances:
-    """Each seat's chance to win at every moment of a game, and its turning points."""
-
-    preset: str
-    moments: tuple[WinMoment, ...]
-    turning_points: tuple[TurningPoint, ...]
-
-    def as_json(self) -> dict[str, Any]:
-        """For the export (``docs/export.md``): chances rounded to four decimals."""
-        return {
-            "preset": self.preset,
-            "moments": [
-                {"seq": m.seq, "seat": m.seat, "chances": [round(c, 4) for c in m.chances]}
-                for m in self.moments
-            ],
-            "turning_points": [
-                {
-                    "seq": t.seq,
-                    "seat": t.seat,
-                    "before": round(t.before, 4),
-                    "after": round(t.after, 4),
-                }
-                for t in self.turning_points
-            ],
-        }
-
-
-#: How many turning points :func:`win_chances` names.
-TURNING_POINTS = 3
-
-
-def win_chances(log: Iterable[events.AnyEvent], table: odds.Odds | None = None) -> WinChances:
-    """Each seat's chance to win after every roll, score and departure of the game ``log``
-    describes, from the start of play (:mod:`games.strategy.odds`: everyone playing for
-    points from each moment on; the seat on turn from its dice, mid-turn). A seat that left
-    stands at its total; once the game is over the winners share the win.
-
-    The turning points are the :data:`TURNING_POINTS` events that changed their own
-    seat's chance the most. Raises :class:`games.replay.ReplayError` on a broken log.
-    """
-    moments: list[WinMoment] = []
-    preset: str | None = None
-    for step in replay.steps(log):
-        game = step.room.game
-        if game is None or game.current is None:
-            continue
-        if preset is None:
-            preset = step.room.preset
-            table = table or odds.load(preset)
-        assert table is not None
-        seat = getattr(step.event, "seat", None)
-        if moments and not isinstance(seat, int):
-            continue  # Chat, coach, presence: nothing moved.
-        moments.append(WinMoment(step.seq, seat if moments else None, _chances_now(table, game)))
-    if preset is None:
-        raise replay.ReplayError("the game has not started: nobody has a chance yet")
-    points = []
-    for before, after in pairwise(moments):
-        if after.seat is not None and after.seat < len(before.chances):
-            s = after.seat
-            points.append(TurningPoint(after.seq, s, before.chances[s], after.chances[s]))
-    points.sort(key=lambda t: -abs(t.change))
-    return WinChances(preset, tuple(moments), tuple(points[:TURNING_POINTS]))
-
-
-def _chances_now(table: odds.Odds, game: rules.Game) -> tuple[float, ...]:
-    if game.is_over:
-        outcome = game.outcome()
-        winners = set(outcome.winners)
-        return tuple(1 / len(winners) if s in winners else 0.0 for s in range(game.players))
-    position = game.position()
-    seats: list[odds.Seat] = []
-    for s, card in enumerate(game.cards):
-        if s in game.left or card.is_complete:
-            seats.append(card.total)
-        elif position is not None and position.seat == s:
-            seats.append(table.position_distribution(position))
-        else:
-            seats.append(table.distribution(card))
-    shares = odds.win_shares(seats)
-    # A seat that left cannot win, whatever its total.
-    return tuple(0.0 if s in game.left else share for s, share in enumerate(shares))

@@ -383,38 +383,3 @@ def test_a_tiny_loss_is_not_written_as_nothing() -> None:
     assert analysis.points(4.0) == "4.00"
     assert analysis.points(0.004) == "less than 0.01"
     assert analysis.points(0.0) == "0.00"
-
-
-# -- who was likely to win ---------------------------------------------------------
-
-
-def test_win_chances_follow_the_game_from_even_to_the_winner() -> None:
-    table = Table("ana", "ben")
-    table.play_out(rolls=2)
-    log = events_of(table.code)
-
-    chances = analysis.win_chances(log)
-
-    first, last = chances.moments[0], chances.moments[-1]
-    assert first.seat is None
-    assert first.chances == pytest.approx((0.5, 0.5), abs=1e-9)  # Two empty cards.
-    outcome = replay.replay(log).game.outcome()  # type: ignore[union-attr]
-    assert last.chances == tuple(
-        1 / len(outcome.winners) if s in outcome.winners else 0.0 for s in (0, 1)
-    )
-    for moment in chances.moments:
-        assert sum(moment.chances) == pytest.approx(1.0)
-    # The start, then two rolls and a score in each of the 13 turns of each seat.
-    assert len(chances.moments) == 1 + 2 * 13 * 3
-    turning = chances.turning_points
-    assert len(turning) == analysis.TURNING_POINTS
-    assert [abs(t.change) for t in turning] == sorted(
-        (abs(t.change) for t in turning), reverse=True
-    )
-    moved = {m.seq: m for m in chances.moments}
-    assert all(moved[t.seq].chances[t.seat] == t.after for t in turning)
-    assert chances.as_json()["moments"][0] == {
-        "seq": first.seq,
-        "seat": None,
-        "chances": [0.5, 0.5],
-    }
