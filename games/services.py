@@ -558,6 +558,19 @@ def score(
     _move(code, write, version=version)
 
 
+def chat_text(text: object) -> str:
+    """A chat line as the room shows it, stripped; ``invalid_message`` if it holds no
+    text, ``chat_too_long`` past :data:`CHAT_MAX_LENGTH` (the players' and the watchers' chat)."""
+    if not isinstance(text, str) or not text.strip():
+        raise CommandError("invalid_message", "chat needs some text")
+    text = text.strip()
+    if len(text) > CHAT_MAX_LENGTH:
+        raise CommandError(
+            "chat_too_long", f"chat messages are {CHAT_MAX_LENGTH} characters at most"
+        )
+    return text
+
+
 def chat(code: str, player_id: int | None, text: object, *, as_seat: int | None = None) -> None:
     """A seated player says something to the room.
 
@@ -566,13 +579,7 @@ def chat(code: str, player_id: int | None, text: object, *, as_seat: int | None 
     none once the game's log is full (``log_full``), so chat cannot grow a game without
     end. A refused line changes nothing in the game.
     """
-    if not isinstance(text, str) or not text.strip():
-        raise CommandError("invalid_message", "chat needs some text")
-    text = text.strip()
-    if len(text) > CHAT_MAX_LENGTH:
-        raise CommandError(
-            "chat_too_long", f"chat messages are {CHAT_MAX_LENGTH} characters at most"
-        )
+    text = chat_text(text)
     # _move may apply say() again to a fresh copy of the game: the line is counted once.
     counted: list[CommandError | None] = []
 
@@ -1138,13 +1145,7 @@ def watcher_chat(code: str, connection_id: int, text: object, *, sender: str) ->
     session, else its socket) and per room, ``chat_rate_limited`` past either. The
     text is checked as the players' chat's (``invalid_message``, ``chat_too_long``).
     """
-    if not isinstance(text, str) or not text.strip():
-        raise CommandError("invalid_message", "chat needs some text")
-    text = text.strip()
-    if len(text) > CHAT_MAX_LENGTH:
-        raise CommandError(
-            "chat_too_long", f"chat messages are {CHAT_MAX_LENGTH} characters at most"
-        )
+    text = chat_text(text)
     name = watcher_name(code, connection_id)  # Raises not_a_watcher, no_such_game.
     wait = limits.hit("watcher-chat", sender, settings.LIMIT_WATCHER_CHAT_PER_WATCHER)
     if wait:
