@@ -6,7 +6,8 @@ Run it from the project's root with the project's virtualenv::
     .venv/bin/python benchmarks/odds.py --positions 100
 
 It prints, per preset: the time to build the odds table (wall and CPU, two
-threads; the strategy table it starts from is built first and not counted),
+threads), beside a floor measured in the same run, the time to solve the strategy
+table it starts from (so a busy or slow machine shows in both),
 the size of the file saved, the time to load it again (strategy + odds, as a
 fresh process would), and the time of :func:`games.strategy.odds.win_shares`
 for the positions of ``tests/strategy/data/win_reference.json`` and for random
@@ -78,11 +79,20 @@ def main() -> None:
     for name in PRESETS:
         rules = get_rules(name)
         print(f"== {name}")
+        # The floor, in the same run: solving the strategy table itself (the values the
+        # odds start from), on this machine at this moment.
+        floor_wall, floor_cpu = time.perf_counter(), time.process_time()
         strategy = load_strategy(rules, cache_dir=directory)
+        floor_wall = time.perf_counter() - floor_wall
+        floor_cpu = time.process_time() - floor_cpu
+        print(f"floor, the strategy solved: {floor_wall:.2f} s wall, {floor_cpu:.2f} s CPU")
         wall, cpu = time.perf_counter(), time.process_time()
         table = odds.build(strategy)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        print(f"build: {wall:.2f} s wall, {cpu:.2f} s CPU (load average {load_average()})")
+        print(
+            f"build: {wall:.2f} s wall, {cpu:.2f} s CPU, {wall / floor_wall:.2f}x the floor's"
+            f" wall and {cpu / floor_cpu:.2f}x its CPU (load average {load_average()})"
+        )
         cache.write(rules, directory, {"table": table}, odds.KIND)
         path = cache.table_path(rules, directory, kind=odds.KIND)
         strategy_path = cache.table_path(rules, directory)

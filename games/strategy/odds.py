@@ -64,8 +64,12 @@ Monte Carlo of the Optimal bot is measured in ``tests/strategy/test_odds.py``
 (``benchmarks/odds_reference.py`` made the reference; ``benchmarks/odds.py``
 prints the build time, size, load time and latency).
 
-The table is built once per preset (about 15 s on two threads, 27 s of CPU;
-``benchmarks/odds.py`` measures it) and kept on disk beside the strategy's
+The table is built layer by layer, backwards, like the strategy's values: a block
+of states at a time, their choices worked out (:mod:`.outcomes`), the chance of
+each final roll pushed through them, and the rolls summed into the few states
+that may follow (:data:`SLOTS`, 50 against 252 rolls) before those states' rows
+are read and multiplied. It takes 2-4 times as long as solving the strategy
+(``benchmarks/odds.py`` measures both in one run) and is kept on disk beside the strategy's
 (:mod:`.cache`, kind ``odds``): eight endings x seven numbers for each of the
 314,880 states the solver solves (the others share a row), float32, 67 MB.
 """
@@ -88,6 +92,7 @@ import numpy as np
 import numpy.typing as npt
 
 from games.rules import (
+    DICE_COUNT,
     FULL_HOUSE_SCORE,
     LARGE_STRAIGHT_SCORE,
     OFFICIAL,
@@ -106,6 +111,7 @@ from games.rules import (
 from . import cache
 from .dice import (
     ROLL_INDEX,
+    ROLLS,
     FloatArray,
 )
 from .engine import Strategy, _as_rules
@@ -544,6 +550,38 @@ def compact_index(strategy: Strategy) -> tuple[npt.NDArray[np.int32], int]:
 _COLUMNS: Final = _MOMENTS + len(LUMPS)
 
 
+#: Where a roll's score takes a state, by the box it is written in: the *slot* of the
+#: state that follows. An upper box has a slot for each count of its face in the roll
+#: (0-5: its points); a lower box two, for 0 points or more (so the Yahtzee box's two
+#: lead to the two states of 50 or 0, and a lump box's second slot is the event "scored
+#: with its fixed score"). All rolls in one slot lead to one state (a state reached from
+#: two slots, such as an upper total capped at 63, is read twice, which is harmless).
+_UPPER: Final = BOX_COUNT // 2
+SLOTS: Final = _UPPER * (DICE_COUNT + 1) + 2 * (BOX_COUNT - _UPPER)
+_LUMP_SLOTS: Final = tuple(SLOTS - 2 * (BOX_COUNT - box) + 1 for box in LUMPS)
+#: ``_SLOT_OF[box, roll]``: the slot of writing ``roll`` in ``box``, before the lower
+#: boxes' "points or not".
+_SLOT_OF: Final = np.array(
+    [
+        [box * (DICE_COUNT + 1) + ROLLS[roll].count(box + 1) for roll in range(len(ROLLS))]
+        if box < _UPPER
+        else [SLOTS - 2 * (BOX_COUNT - box)] * len(ROLLS)
+        for box in range(BOX_COUNT)
+    ],
+    dtype=np.int16,
+)
+
+
+def _slots(chosen: Choices) -> IntArray:
+    """The slot (see :data:`SLOTS`) of the state each roll leads to, ``(252, n)``."""
+    box = chosen.box
+    slots = _SLOT_OF[box, np.arange(len(ROLLS))[:, None]].astype(np.int64)
+    # A lower box's points: it gets no upper bonus, only perhaps a Yahtzee bonus.
+    points = chosen.gained - YAHTZEE_BONUS * chosen.bonus
+    slots += (box >= _UPPER) & (points > 0)
+    return slots
+
+
 def build(strategy: Strategy, *, threads: int | None = None, block: int = BLOCK) -> FloatArray:
     """The odds table of ``strategy`` (see :attr:`Odds.table`): seconds, on two threads."""
     if threads is None:
@@ -555,7 +593,7 @@ def build(strategy: Strategy, *, threads: int | None = None, block: int = BLOCK)
     # then E[1_ending 1_lump] for each ending and lump, then the endings' chances again
     # (E[1_ending], side by side for the matrix product that needs them alone).
     lumps_at, chances_at = ENDINGS * _MOMENTS, ENDINGS * _COLUMNS
-    # Single precision: the table is read at random, a row per roll of every state, and
+    # Single precision: the table is read at random, a row per state that may follow, and
     # moving half the bytes halves the time; its sums keep six significant figures, more
     # than the fitted shapes need (the test against the Monte Carlo says so).
     data = np.zeros((count + 1, chances_at + ENDINGS), dtype=np.float32)
@@ -569,36 +607,45 @@ def build(strategy: Strategy, *, threads: int | None = None, block: int = BLOCK)
         masks, ups, ys = states
         n = len(masks)
         chosen = choices(model, values, masks, ups, ys)
-        chances = final_roll_chances(chosen).T  # (n, 252)
-        # Rolls that earn a Yahtzee bonus are summed apart: they move every ending to "more".
-        earns = chosen.bonus.T.astype(np.float64)
-        split = np.stack([chances * (1 - earns), chances * earns], axis=1)  # (n, 2, 252)
+        chances = final_roll_chances(chosen)  # (252, n)
+        # The 252 rolls lead to at most SLOTS states: their weights are summed per slot
+        # first, so the table is read (and multiplied) once per state that may follow,
+        # not once per roll. Rolls that earn a Yahtzee bonus are summed apart: they move
+        # every ending to "more".
+        slots = _slots(chosen)
+        where = (np.arange(n)[None, :] * SLOTS + slots).ravel()
+        gained = chosen.gained.astype(np.float64).ravel()
+        earns = chosen.bonus.ravel() > 0
+        plain = np.where(earns, 0.0, chances.ravel())
+        weights = np.zeros((n, 2, _MOMENTS, SLOTS))
+        power = plain
+        for k in range(_MOMENTS):  # sum over rolls of chance x gained^k, per slot
+            weights[:, 0, k] = np.bincount(where, power, minlength=n * SLOTS).reshape(n, SLOTS)
+            power = power * gained
+        if earns.any():
+            at, power = where[earns], chances.ravel()[earns]
+            for k in range(_MOMENTS):
+                weights[:, 1, k] = np.bincount(at, power, minlength=n * SLOTS).reshape(n, SLOTS)
+                power = power * gained[earns]
+        following_rows = np.full((n, SLOTS), count, dtype=np.int32)  # An empty slot: zeros.
+        following_rows[np.arange(n)[None, :], slots] = rows[chosen.after]
+        following = data[following_rows]  # (n, SLOTS, columns)
         # E[(g + X')^k] = sum_j C(k, j) E[g^(k-j) X'^j]: weighted sums of g^p X'^j, for
         # every state at once as a stack of small matrix products.
-        gained = chosen.gained.T.astype(np.float64)
-        power = np.stack([np.ones_like(gained), gained, gained**2, gained**3], axis=1)
-        weights = (split[:, :, None, :] * power[:, None, :, :]).reshape(n, 2 * _MOMENTS, -1)
-        weights = weights.astype(np.float32)
-        split = split.astype(np.float32)
-        following = data[rows[chosen.after.T]]  # (n, 252, columns)
-        sums = np.matmul(weights, following[:, :, :lumps_at])
+        weights32 = weights.astype(np.float32)
+        sums = np.matmul(weights32.reshape(n, 2 * _MOMENTS, SLOTS), following[:, :, :lumps_at])
         sums = _to_endings(sums.reshape(n, 2, _MOMENTS, ENDINGS, _MOMENTS), axis=3)
         result = np.zeros((n, ENDINGS, _MOMENTS))
         for k in range(_MOMENTS):
             for j in range(k + 1):
                 result[:, :, k] += math.comb(k, j) * sums[:, k - j, :, j]
         # The chance of each ending with each lump box still to be filled with its fixed
-        # score: this turn (times the chance of the ending from the state that follows),
-        # or a later one.
-        scored = chosen.gained - YAHTZEE_BONUS * chosen.bonus > 0
-        events = np.stack([((chosen.box == box) & scored).T for box in LUMPS], axis=1)
-        now = np.matmul(
-            (split[:, :, None, :] * events[:, None])
-            .reshape(n, 2 * len(LUMPS), -1)
-            .astype(np.float32),
-            following[:, :, chances_at:],
-        )  # (n, split x lump, ending)
-        now = _to_endings(now.reshape(n, 2, len(LUMPS), ENDINGS), axis=3).transpose(0, 2, 1)
+        # score: this turn (its slot with points, times the chance of the ending from the
+        # state that follows), or a later one.
+        split = weights32[:, :, 0]  # (n, 2, SLOTS): the chance of each slot
+        lump_slots = list(_LUMP_SLOTS)
+        now = split[:, :, lump_slots, None] * following[:, None, lump_slots, chances_at:]
+        now = _to_endings(now.astype(np.float64), axis=3).transpose(0, 2, 1)  # (n, ending, lump)
         later = np.matmul(split, following[:, :, lumps_at:chances_at])
         later = _to_endings(later.reshape(n, 2, ENDINGS, len(LUMPS)), axis=2)
         here = rows[flat_index(masks, ups, ys)]
