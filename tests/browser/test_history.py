@@ -103,7 +103,11 @@ def test_a_finished_game_reviewed_step_by_step_matches_what_was_played(
         total += points + (35 if box == "sixes" else 0)  # The sixes reach 63: the bonus.
         # A loaded machine (CI runs this beside PostgreSQL and Redis) may take longer than
         # Playwright's 5 s to bring the score back: this checks the total, not the speed.
-        expect(page.locator("#scorecard tfoot td")).to_have_text(str(total), timeout=15_000)
+        try:
+            expect(page.locator("#scorecard tfoot td")).to_have_text(str(total), timeout=15_000)
+        except AssertionError as error:
+            toast = page.locator("#toast").all_inner_texts()
+            raise AssertionError(f"{error}\ntoast: {toast}\n{watch.story()}") from None
         played.append(("scored", [(face, False) for face in dice], total))
     assert total == SOLO_TOTAL
 

@@ -1,6 +1,7 @@
 """Helpers for browser tests: the screen sizes we check, what a page did behind the scenes,
 and running the services from a test."""
 
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -8,7 +9,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.db import connections
-from playwright.sync_api import Page
+from playwright.sync_api import Page, WebSocket
 
 # The two screens every page is checked on: a laptop and a phone.
 VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
@@ -21,6 +22,9 @@ class PageWatch:
     hosts: set[str] = field(default_factory=set)
     failed: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    #: The last frames on the pages' websockets, each marked ``>`` (sent) or ``<`` (received):
+    #: what a failing test says it saw last.
+    frames: deque[str] = field(default_factory=lambda: deque(maxlen=40))
 
     @classmethod
     def on(cls, *pages: Page) -> "PageWatch":
@@ -42,6 +46,15 @@ class PageWatch:
         page.on("response", lambda r: r.status >= 400 and self.failed.append(f"{r.status} {r.url}"))
         page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on("websocket", self._listen)
+
+    def _listen(self, socket: WebSocket) -> None:
+        socket.on("framesent", lambda payload: self.frames.append(f"> {payload!s:.300}"))
+        socket.on("framereceived", lambda payload: self.frames.append(f"< {payload!s:.300}"))
+
+    def story(self) -> str:
+        """The last frames and complaints, for a failure's message."""
+        return "\n".join(["last websocket frames:", *self.frames, "errors:", *self.errors])
 
     def assert_clean(self, site_url: str) -> None:
         """Nothing came from another host, nothing failed, nothing complained."""
