@@ -153,33 +153,24 @@ def written_in(
     """The points earned (bonuses included), the flat index of the state that follows and
     whether a Yahtzee bonus is earned, when each roll is written in ``box`` ``(252, n)``."""
     tables = model.tables
-    rolls = np.arange(ROLL_COUNT)[:, None]
-    points = tables.points[box, rolls]
-    is_joker = _JOKER_NUMBER[tables.joker_rolls.tobytes()][:, None] >= 0
-    joker = np.maximum(_JOKER_NUMBER[tables.joker_rolls.tobytes()], 0)[:, None]
-    is_joker = is_joker & ((masks & YAHTZEE_BIT) != 0)[None, :]
-    points = np.where(is_joker, tables.joker_points[box, joker], points)
-    bonus = np.where(is_joker, tables.bonus[ys[None, :], rolls], 0)
+    points = tables.points[box, np.arange(ROLL_COUNT)[:, None]]
+    bonus = np.zeros_like(points)
+    # Only a Yahtzee (six rolls) can be a Joker, and only once the Yahtzee box is filled:
+    # those rows are written again with the Joker's points and any Yahtzee bonus.
+    filled = (masks & YAHTZEE_BIT) != 0
+    if filled.any():
+        jokers = tables.joker_rolls
+        number = np.arange(len(jokers))[:, None]
+        points[jokers] = np.where(
+            filled[None, :], tables.joker_points[box[jokers], number], points[jokers]
+        )
+        bonus[jokers] = np.where(filled[None, :], tables.bonus[ys[None, :], jokers[:, None]], 0)
     upper = box < _UPPER_BOXES
     new_up = np.where(upper, np.minimum(ups[None, :] + points, UPPER_CAP), ups[None, :])
     crossed = upper & (ups[None, :] < UPPER_CAP) & (new_up == UPPER_CAP)
     flag = np.where((box == _YAHTZEE_BOX) & (points == YAHTZEE_SCORE), 1, ys[None, :])
     after = ((masks[None, :] | (1 << box)) * UPS + new_up) * 2 + flag
     return points + bonus + UPPER_BONUS * crossed, after, (bonus > 0).astype(np.int64)
-
-
-class _JokerNumbers(dict[bytes, IntArray]):
-    """For a preset's Joker rolls, each roll's number among them (-1 if not a Joker)."""
-
-    def __missing__(self, key: bytes) -> IntArray:
-        number = np.full(ROLL_COUNT, -1, dtype=np.int64)
-        jokers = np.frombuffer(key, dtype=np.intp)
-        number[jokers] = np.arange(len(jokers))
-        self[key] = number
-        return number
-
-
-_JOKER_NUMBER: Final = _JokerNumbers()
 
 
 def _write(
