@@ -119,6 +119,12 @@ def main() -> None:
                     loaded._choices.clear()
                 started = time.perf_counter()
                 seats: list[odds.Seat] = []
+                cards = [
+                    Scorecard(rules, tuple(s["boxes"]), s["yahtzee_bonus_count"])
+                    for s in position["seats"]
+                    if "final" not in s
+                ]
+                loaded.prepare(loaded.state_of(card) for card in cards)  # As the room does.
                 for seat in position["seats"]:
                     if "final" in seat:
                         seats.append(seat["final"])
@@ -138,6 +144,7 @@ def main() -> None:
             loaded._memo.clear()
             loaded._choices.clear()
             started = time.perf_counter()
+            loaded.prepare(loaded.state_of(card) for card in cards)  # As the room does.
             odds.win_shares([loaded.distribution(card) for card in cards])
             timings.append(time.perf_counter() - started)
         print(

@@ -126,9 +126,20 @@ def _shares(table: Odds, seats: dict[int, Contender], players: int) -> tuple[flo
     from games.strategy.odds import win_shares
 
     order = sorted(seats)
+    _prepare(table, seats.values())
     dists = [_distribution(table, seats[seat]) for seat in order]
     shares = dict(zip(order, win_shares(dists), strict=True)) if order else {}
     return tuple(shares.get(seat, 0.0) for seat in range(players))
+
+
+def _prepare(table: Odds, seats: Iterable[Contender]) -> None:
+    """Work out the exact distributions the seats' cards need, all seats together: their
+    turns are worked out in blocks, many times quicker than seat after seat."""
+    table.prepare(
+        table.state_of(seat.card if isinstance(seat, rules.Position) else seat)
+        for seat in seats
+        if not isinstance(seat, int)
+    )
 
 
 def _distribution(table: Odds, seat: Contender) -> Seat:
@@ -378,7 +389,9 @@ def _after_keep(
     to_come = np.zeros(max(g + len(hist) for _, g, hist in parts))
     for weight, points, hist in parts:
         to_come[points : points + len(hist)] += weight * hist
-    seats: dict[int, Seat] = {s: _distribution(table, c) for s, c in contest(game).items()}
+    others = contest(game)
+    _prepare(table, others.values())
+    seats: dict[int, Seat] = {s: _distribution(table, c) for s, c in others.items()}
     seats[position.seat] = Distribution.after(position.card.total, to_come / to_come.sum())
     order = sorted(seats)
     shares = dict(zip(order, win_shares([seats[s] for s in order]), strict=True))

@@ -753,6 +753,11 @@ def win_probabilities(
     final score (a seat that finished or left).
     """
     odds = load(preset)
+    odds.prepare(
+        odds.state_of(seat.card if isinstance(seat, Position) else seat)
+        for seat in seats
+        if isinstance(seat, Position | Scorecard)
+    )
     dists: list[Seat] = []
     for seat in seats:
         if isinstance(seat, Position):
