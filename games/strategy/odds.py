@@ -68,9 +68,9 @@ The table is built layer by layer, backwards, like the strategy's values: a bloc
 of states at a time, their choices worked out (:mod:`.outcomes`), the chance of
 each final roll pushed through them, and the rolls summed into the few states
 that may follow (:data:`SLOTS`, 50 against 252 rolls) before those states' rows
-are read and multiplied. It takes 2-4 times as long as solving the strategy
-(``benchmarks/odds.py`` measures both in one run) and is kept on disk beside the strategy's
-(:mod:`.cache`, kind ``odds``): eight endings x seven numbers for each of the
+are read and multiplied. It takes 2-4 times as long as solving the strategy, 3-5
+times its CPU (``benchmarks/odds.py`` measures both in one run), and is kept on disk
+beside the strategy's (:mod:`.cache`, kind ``odds``): eight endings x seven numbers for each of the
 314,880 states the solver solves (the others share a row), float32, 67 MB.
 """
 
