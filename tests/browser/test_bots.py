@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from games import services
 from games.strategy import load
-from tests.browser.test_room import click_box, create_room, open_room
+from tests.browser.test_room import click_box, create_room, open_room, set_switch
 from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
 
 pytestmark = pytest.mark.browser
@@ -94,7 +94,7 @@ def test_a_game_against_bots_with_the_coach_on(browser, live_server_url, screens
 
     # In the lobby: the host turns the coach on and seats an Optimal and a Casual bot.
     expect(ana.locator("#coach-toggle")).not_to_be_checked()  # Off by default with others.
-    ana.check("#coach-toggle")
+    set_switch(ana, "#coach-toggle", True)
     ana.click("[data-bot=optimal]")
     ana.click("[data-bot=casual]")
     expect(ana.locator("#seats .badge--bot")).to_have_count(2)

@@ -217,6 +217,19 @@ def create_room(
     return page.url
 
 
+def set_switch(page: Page, selector: str, on: bool) -> None:
+    """Turn a switch that shows the server's state (the coach, reading the watchers' chat)
+    on or off, and wait for the server's word on it.
+
+    Not Playwright's ``set_checked``: a message the room hears between the click and the
+    server's answer (someone arriving, say) draws the switch as the server still has it,
+    so the click seems undone for a moment."""
+    switch = page.locator(selector)
+    if switch.is_checked() != on:
+        switch.click()
+    expect(switch).to_be_checked(checked=on)
+
+
 def join(page: Page, url: str, name: str) -> None:
     open_room(page, url)
     page.fill("#join-name", name)

@@ -8,7 +8,14 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.strategy import load
-from tests.browser.test_room import command, create_room, expect_dice, open_room, version
+from tests.browser.test_room import (
+    command,
+    create_room,
+    expect_dice,
+    open_room,
+    set_switch,
+    version,
+)
 from tests.browser.watch import VIEWPORTS, PageWatch
 
 pytestmark = pytest.mark.browser
@@ -100,7 +107,7 @@ def test_on_your_turn_the_dice_roll_and_every_open_box_are_on_one_screen(
     page = context.new_page()
     watch = PageWatch.on(page)
     create_room(page, live_server_url, "Ana", seats=players, show_odds=odds)
-    page.set_checked("#coach-toggle", coach)
+    set_switch(page, "#coach-toggle", coach)
     seat_bots(page, players - 1)
     page.click("#start-button")
     expect(page.locator("#turn-heading")).to_have_text("Your turn")

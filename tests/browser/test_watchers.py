@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_room import create_room, open_room
+from tests.browser.test_room import create_room, open_room, set_switch
 from tests.browser.watch import VIEWPORTS, PageWatch
 
 pytestmark = pytest.mark.browser
@@ -43,7 +43,8 @@ def test_a_player_reads_the_watchers_chat_only_once_she_chooses_to(  # type: ign
 
     say(watcher, "who wins this?")
     assert lines(watcher) == ["Watcher 1: who wins this?"]
-    ana.check("#watchers-read")  # Her server round trip comes after the line was sent out.
+    # Her server round trip comes after the line was sent out.
+    set_switch(ana, "#watchers-read", True)
     expect(ana.locator("#watchers-empty")).to_be_visible()
     assert lines(ana) == []  # Not sent to her while she did not read.
 
@@ -78,11 +79,11 @@ def test_a_player_reads_the_watchers_chat_only_once_she_chooses_to(  # type: ign
     watcher.screenshot(path=screenshot_dir / "watchers-chat-watcher-phone.png", full_page=True)
 
     # Ana turns it off again: the next line does not reach her.
-    ana.uncheck("#watchers-read")
+    set_switch(ana, "#watchers-read", False)
     expect(ana.locator("#watchers-lines")).to_be_hidden()
     ana.wait_for_function("() => localStorage.getItem('yahtzee.readWatchers') === 'false'")
     say(watcher, "bye")
-    ana.check("#watchers-read")
+    set_switch(ana, "#watchers-read", True)
     expect(ana.locator("#watchers-lines")).to_be_visible()
     assert lines(ana)[-1] == "Sam: still Sam"
 
