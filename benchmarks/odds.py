@@ -118,21 +118,20 @@ def main() -> None:
                     loaded._memo.clear()
                     loaded._choices.clear()
                 started = time.perf_counter()
-                seats: list[odds.Seat] = []
-                cards = [
-                    Scorecard(rules, tuple(s["boxes"]), s["yahtzee_bonus_count"])
-                    for s in position["seats"]
-                    if "final" not in s
+                # Each seat's card (or its final score), then the seats' distributions.
+                cards: list[Scorecard | int] = [
+                    seat["final"]
+                    if "final" in seat
+                    else Scorecard(rules, tuple(seat["boxes"]), seat["yahtzee_bonus_count"])
+                    for seat in position["seats"]
                 ]
-                loaded.prepare(loaded.state_of(card) for card in cards)  # As the room does.
-                for seat in position["seats"]:
-                    if "final" in seat:
-                        seats.append(seat["final"])
-                        continue
-                    card = Scorecard(rules, tuple(seat["boxes"]), seat["yahtzee_bonus_count"])
-                    seats.append(
-                        loaded.distribution(card, seat.get("dice"), seat.get("rolls_left", 3))
-                    )
+                loaded.prepare_seats(cards)  # As the room does.
+                seats: list[odds.Seat] = [
+                    card
+                    if isinstance(card, int)
+                    else loaded.distribution(card, seat.get("dice"), seat.get("rolls_left", 3))
+                    for card, seat in zip(cards, position["seats"], strict=True)
+                ]
                 odds.win_shares(seats)
                 timings.append(time.perf_counter() - started)
             print(f"P(win), the {len(mine)} reference positions, {label}: {ms(timings)}")
@@ -144,7 +143,7 @@ def main() -> None:
             loaded._memo.clear()
             loaded._choices.clear()
             started = time.perf_counter()
-            loaded.prepare(loaded.state_of(card) for card in cards)  # As the room does.
+            loaded.prepare_seats(cards)  # As the room does.
             odds.win_shares([loaded.distribution(card) for card in cards])
             timings.append(time.perf_counter() - started)
         print(

@@ -126,20 +126,10 @@ def _shares(table: Odds, seats: dict[int, Contender], players: int) -> tuple[flo
     from games.strategy.odds import win_shares
 
     order = sorted(seats)
-    _prepare(table, seats.values())
+    table.prepare_seats(seats.values())  # Every seat's exact distributions in one pass.
     dists = [_distribution(table, seats[seat]) for seat in order]
     shares = dict(zip(order, win_shares(dists), strict=True)) if order else {}
     return tuple(shares.get(seat, 0.0) for seat in range(players))
-
-
-def _prepare(table: Odds, seats: Iterable[Contender]) -> None:
-    """Work out the exact distributions the seats' cards need, all seats together: their
-    turns are worked out in blocks, many times quicker than seat after seat."""
-    table.prepare(
-        table.state_of(seat.card if isinstance(seat, rules.Position) else seat)
-        for seat in seats
-        if not isinstance(seat, int)
-    )
 
 
 def _distribution(table: Odds, seat: Contender) -> Seat:
@@ -390,7 +380,7 @@ def _after_keep(
     for weight, points, hist in parts:
         to_come[points : points + len(hist)] += weight * hist
     others = contest(game)
-    _prepare(table, others.values())
+    table.prepare_seats(others.values())
     seats: dict[int, Seat] = {s: _distribution(table, c) for s, c in others.items()}
     seats[position.seat] = Distribution.after(position.card.total, to_come / to_come.sum())
     order = sorted(seats)

@@ -69,9 +69,10 @@ of states at a time, their choices worked out (:mod:`.outcomes`), the chance of
 each final roll pushed through them, and the rolls summed into the few states
 that may follow (:data:`SLOTS`, 50 against 252 rolls) before those states' rows
 are read and multiplied. It takes 2-4 times as long as solving the strategy, 3-5
-times its CPU (``benchmarks/odds.py`` measures both in one run), and is kept on disk
-beside the strategy's (:mod:`.cache`, kind ``odds``): eight endings x seven numbers for each of the
-314,880 states the solver solves (the others share a row), float32, 67 MB.
+times its CPU (``benchmarks/odds.py`` measures both in one run), and is kept on
+disk beside the strategy's (:mod:`.cache`, kind ``odds``): eight endings x seven
+numbers for each of the 314,880 states the solver solves (the others share a
+row), float32, 67 MB.
 """
 
 from __future__ import annotations
@@ -371,6 +372,15 @@ class Odds:
             ]
         )
 
+    def prepare_seats(self, seats: Iterable[Position | Scorecard | int]) -> None:
+        """:meth:`prepare` the turn-start states of every seat's card (a final score needs
+        nothing): call before reading several seats' distributions."""
+        self.prepare(
+            self.state_of(seat.card if isinstance(seat, Position) else seat)
+            for seat in seats
+            if isinstance(seat, Position | Scorecard)
+        )
+
     def _exact(self, flats: list[int]) -> None:
         """Memoise the exact distribution of ``flats`` and of every state they lead to.
 
@@ -558,14 +568,21 @@ _COLUMNS: Final = _MOMENTS + len(LUMPS)
 #: two slots, such as an upper total capped at 63, is read twice, which is harmless).
 _UPPER: Final = BOX_COUNT // 2
 SLOTS: Final = _UPPER * (DICE_COUNT + 1) + 2 * (BOX_COUNT - _UPPER)
-_LUMP_SLOTS: Final = tuple(SLOTS - 2 * (BOX_COUNT - box) + 1 for box in LUMPS)
+
+
+def _lower_slot(box: int) -> int:
+    """The first of a lower box's two slots (0 points; the next one: points)."""
+    return _UPPER * (DICE_COUNT + 1) + 2 * (box - _UPPER)
+
+
+_LUMP_SLOTS: Final = tuple(_lower_slot(box) + 1 for box in LUMPS)
 #: ``_SLOT_OF[box, roll]``: the slot of writing ``roll`` in ``box``, before the lower
 #: boxes' "points or not".
 _SLOT_OF: Final = np.array(
     [
         [box * (DICE_COUNT + 1) + ROLLS[roll].count(box + 1) for roll in range(len(ROLLS))]
         if box < _UPPER
-        else [SLOTS - 2 * (BOX_COUNT - box)] * len(ROLLS)
+        else [_lower_slot(box)] * len(ROLLS)
         for box in range(BOX_COUNT)
     ],
     dtype=np.int16,
@@ -753,11 +770,7 @@ def win_probabilities(
     final score (a seat that finished or left).
     """
     odds = load(preset)
-    odds.prepare(
-        odds.state_of(seat.card if isinstance(seat, Position) else seat)
-        for seat in seats
-        if isinstance(seat, Position | Scorecard)
-    )
+    odds.prepare_seats(seats)
     dists: list[Seat] = []
     for seat in seats:
         if isinstance(seat, Position):
