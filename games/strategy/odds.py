@@ -68,8 +68,10 @@ The table is built layer by layer, backwards, like the strategy's values: a bloc
 of states at a time, their choices worked out (:mod:`.outcomes`), the chance of
 each final roll pushed through them, and the rolls summed into the few states
 that may follow (:data:`SLOTS`, 50 against 252 rolls) before those states' rows
-are read and multiplied. It takes 2-4 times as long as solving the strategy, 3-5
-times its CPU (``benchmarks/odds.py`` measures both in one run), and is kept on
+are read and multiplied, in blocks of :data:`ODDS_BLOCK` states on two threads, with
+the memory each block frees kept for the next (:mod:`.heap`). It takes 3-4 times as
+long as solving the strategy, 4-5 times its CPU (``benchmarks/odds.py`` measures
+both in one run: 4.4 s on the machine of 2026-11-25), and is kept on
 disk beside the strategy's (:mod:`.cache`, kind ``odds``): eight endings x seven
 numbers for each of the 314,880 states the solver solves (the others share a
 row), float32, 67 MB.
@@ -109,7 +111,7 @@ from games.rules import (
     parse_dice,
 )
 
-from . import cache
+from . import cache, heap
 from .dice import (
     ROLL_INDEX,
     ROLLS,
@@ -123,7 +125,7 @@ from .outcomes import (
     choices,
     final_roll_chances,
 )
-from .solver import BLOCK, TABLE_SIZE, UPS, flat_index
+from .solver import TABLE_SIZE, UPS, flat_index
 from .tables import BOX_COUNT, CATEGORIES, FULL_MASK, UPPER_CAP
 
 logger = logging.getLogger(__name__)
@@ -585,21 +587,26 @@ _SLOT_OF: Final = np.array(
         else [_lower_slot(box)] * len(ROLLS)
         for box in range(BOX_COUNT)
     ],
-    dtype=np.int16,
+    dtype=np.int64,
 )
 
 
 def _slots(chosen: Choices) -> IntArray:
     """The slot (see :data:`SLOTS`) of the state each roll leads to, ``(252, n)``."""
     box = chosen.box
-    slots = _SLOT_OF[box, np.arange(len(ROLLS))[:, None]].astype(np.int64)
+    slots: IntArray = _SLOT_OF.ravel()[box * len(ROLLS) + np.arange(len(ROLLS))[:, None]]
     # A lower box's points: it gets no upper bonus, only perhaps a Yahtzee bonus.
     points = chosen.gained - YAHTZEE_BONUS * chosen.bonus
     slots += (box >= _UPPER) & (points > 0)
     return slots
 
 
-def build(strategy: Strategy, *, threads: int | None = None, block: int = BLOCK) -> FloatArray:
+ODDS_BLOCK: Final = 1024
+"""States per block of the build: twice the solver's, as fewer, larger blocks leave the two
+threads less Python between numpy's calls to take turns on (measured: 0.9x the time)."""
+
+
+def build(strategy: Strategy, *, threads: int | None = None, block: int = ODDS_BLOCK) -> FloatArray:
     """The odds table of ``strategy`` (see :attr:`Odds.table`): seconds, on two threads."""
     if threads is None:
         threads = min(2, os.cpu_count() or 1)
@@ -645,7 +652,7 @@ def build(strategy: Strategy, *, threads: int | None = None, block: int = BLOCK)
                 weights[:, 1, k] = np.bincount(at, power, minlength=n * SLOTS).reshape(n, SLOTS)
                 power = power * gained[earns]
         following_rows = np.full((n, SLOTS), count, dtype=np.int32)  # An empty slot: zeros.
-        following_rows[np.arange(n)[None, :], slots] = rows[chosen.after]
+        following_rows.ravel()[where] = rows[chosen.after.ravel()]
         following = data[following_rows]  # (n, SLOTS, columns)
         # E[(g + X')^k] = sum_j C(k, j) E[g^(k-j) X'^j]: weighted sums of g^p X'^j, for
         # every state at once as a stack of small matrix products.
@@ -670,7 +677,7 @@ def build(strategy: Strategy, *, threads: int | None = None, block: int = BLOCK)
         data[here, lumps_at:chances_at] = (now + later).reshape(n, -1)
         data[here, chances_at:] = result[:, :, 0]
 
-    with ThreadPoolExecutor(threads) as pool:
+    with heap.keep_freed_memory(), ThreadPoolExecutor(threads) as pool:
         for filled in range(BOX_COUNT - 1, -1, -1):
             layer = model.layer(filled)
             blocks = [

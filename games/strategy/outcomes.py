@@ -22,7 +22,7 @@ sixth of its chance to each keep of ``m + 1`` dice that adds one face.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -89,7 +89,7 @@ def _best_box(
     joker_states = np.nonzero((masks & YAHTZEE_BIT) != 0)[0]
     jokers = model.tables.joker_rolls
     joker_best = np.full((len(jokers), len(joker_states)), -np.inf)
-    joker_box = np.zeros((len(jokers), len(joker_states)), dtype=np.int64)
+    joker_box = np.zeros((len(jokers), len(joker_states)), dtype=np.int8)
     m, u, y = masks[joker_states], ups[joker_states], ys[joker_states]
     worths: list[FloatArray] = [np.empty(0)] * len(model.boxes)
     for box in model.boxes:
@@ -97,7 +97,7 @@ def _best_box(
         gain, nxt = _write(box, box.values[:, None], masks, ups, ys)
         worths[box.index] = np.where(filled[None, :], -np.inf, gain + values[nxt])
     best = np.full((ROLL_COUNT, n), -np.inf)
-    best_box = np.zeros((ROLL_COUNT, n), dtype=np.int64)
+    best_box = np.zeros((ROLL_COUNT, n), dtype=np.int8)  # 13 boxes: small numbers move fast.
     for group in model.groups:
         rows, boxes = _group_best(group, worths)
         candidate, which = rows[group.by_roll], boxes[group.by_roll]
@@ -121,7 +121,7 @@ def _best_box(
         where = np.ix_(jokers, joker_states)
         best[where] = joker_best
         best_box[where] = joker_box
-    return best, best_box
+    return best, best_box.astype(np.int64)
 
 
 def _group_best(group: _Group, worths: list[FloatArray]) -> tuple[FloatArray, IntArray]:
@@ -134,7 +134,7 @@ def _group_best(group: _Group, worths: list[FloatArray]) -> tuple[FloatArray, In
             rows, boxes = rows[group.combos[:, p]], boxes[group.combos[:, p]]
         else:
             rows = worths[part.index][group.combos[:, p]]
-            boxes = np.full(rows.shape, part.index, dtype=np.int64)
+            boxes = np.full(rows.shape, part.index, dtype=np.int8)
         if result is None or which is None:
             result, which = rows, boxes
             continue
@@ -153,7 +153,8 @@ def written_in(
     """The points earned (bonuses included), the flat index of the state that follows and
     whether a Yahtzee bonus is earned, when each roll is written in ``box`` ``(252, n)``."""
     tables = model.tables
-    points = tables.points[box, np.arange(ROLL_COUNT)[:, None]]
+    # In 32 bits: the arrays are (252, n), and moving half the bytes is most of the time.
+    points = tables.points.astype(np.int32).ravel()[box * ROLL_COUNT + _ROLL_NUMBERS]
     bonus = np.zeros_like(points)
     # Only a Yahtzee (six rolls) can be a Joker, and only once the Yahtzee box is filled:
     # those rows are written again with the Joker's points and any Yahtzee bonus.
@@ -165,12 +166,21 @@ def written_in(
             filled[None, :], tables.joker_points[box[jokers], number], points[jokers]
         )
         bonus[jokers] = np.where(filled[None, :], tables.bonus[ys[None, :], jokers[:, None]], 0)
+    up = ups.astype(np.int32)[None, :]
     upper = box < _UPPER_BOXES
-    new_up = np.where(upper, np.minimum(ups[None, :] + points, UPPER_CAP), ups[None, :])
-    crossed = upper & (ups[None, :] < UPPER_CAP) & (new_up == UPPER_CAP)
-    flag = np.where((box == _YAHTZEE_BOX) & (points == YAHTZEE_SCORE), 1, ys[None, :])
-    after = ((masks[None, :] | (1 << box)) * UPS + new_up) * 2 + flag
-    return points + bonus + UPPER_BONUS * crossed, after, (bonus > 0).astype(np.int64)
+    new_up = np.where(upper, np.minimum(up + points, UPPER_CAP), up)
+    crossed = upper & (up < UPPER_CAP) & (new_up == UPPER_CAP)
+    flag = np.where(
+        (box == _YAHTZEE_BOX) & (points == YAHTZEE_SCORE), 1, ys.astype(np.int32)[None, :]
+    )
+    after = ((masks.astype(np.int32)[None, :] | _BITS[box]) * UPS + new_up) * 2 + flag
+    gained = points + bonus + UPPER_BONUS * crossed
+    return gained.astype(np.int64), after.astype(np.int64), (bonus > 0).astype(np.int64)
+
+
+_ROLL_NUMBERS: Final = np.arange(ROLL_COUNT, dtype=np.int32)[:, None]
+_BITS: Final = (1 << np.arange(len(CATEGORIES))).astype(np.int32)
+"""``_BITS[box]``: the bit of ``box`` in a mask."""
 
 
 def _write(
@@ -192,12 +202,13 @@ def _best_keep(levels: list[FloatArray]) -> tuple[FloatArray, IntArray]:
     """:func:`.dice.best_keep` that also says which keep is best: ``(values, keeps)``.
 
     On a tie the bigger keep stays chosen, so standing on a roll (scoring it)
-    beats rerolling to the same value."""
+    beats rerolling to the same value. The arrays of ``levels`` are overwritten (its
+    last is the array given to :func:`.dice.expect`)."""
     n = levels[0].shape[1]
     best = levels[0]
     best_at = np.zeros((1, n), dtype=np.int16)  # 462 keeps: small numbers are quicker to move.
     for size in range(1, len(levels)):
-        level = levels[size].copy()
+        level = levels[size]
         rows = level.shape[0]
         at = np.empty((rows, n), dtype=np.int16)
         at[:] = np.arange(KEEP_OFFSET[size], KEEP_OFFSET[size] + rows, dtype=np.int16)[:, None]
@@ -215,13 +226,17 @@ def push(mass: FloatArray) -> FloatArray:
     """Throw the dice not kept: ``mass`` ``(462, n)`` on keeps becomes ``(252, n)`` on rolls.
 
     Standing on a roll (the last 252 rows) keeps its chance where it is."""
-    mass = mass.copy()
+    return _push_in_place(mass.copy())
+
+
+def _push_in_place(mass: FloatArray) -> FloatArray:
+    """:func:`push`, adding into ``mass`` itself."""
     for size in range(1, len(LEVELS)):
         start, stop = KEEP_OFFSET[size], KEEP_OFFSET[size + 1]
-        below = mass[KEEP_OFFSET[size - 1] : start]
+        below = mass[KEEP_OFFSET[size - 1] : start] * (1 / _FACES)  # Each face a sixth.
         level = mass[start:stop]
         for parent in _TABLES[size].parents:
-            level[: len(parent)] += below[parent] / _FACES
+            level[: len(parent)] += below[parent]
     return mass[ROLL_ROW:]
 
 
@@ -230,8 +245,7 @@ def keep_mass(rolls: FloatArray, keeps: IntArray) -> FloatArray:
     n = rolls.shape[1]
     flat = keeps * n + np.arange(n)[None, :]
     mass = np.bincount(flat.ravel(), weights=rolls.ravel(), minlength=KEEPS * n)
-    result: FloatArray = mass.reshape(KEEPS, n).astype(np.float64)
-    return result
+    return cast(FloatArray, mass.reshape(KEEPS, n))  # Weighted: float64 already.
 
 
 def final_roll_chances(
@@ -249,9 +263,9 @@ def final_roll_chances(
         rolls = np.repeat(ROLL_PROBABILITY[:, None], n, axis=1)
         rolls_left = 2
     if rolls_left >= 2:
-        rolls = push(keep_mass(rolls, chosen.keep_2))
+        rolls = _push_in_place(keep_mass(rolls, chosen.keep_2))
     if rolls_left >= 1:
-        rolls = push(keep_mass(rolls, chosen.keep_1))
+        rolls = _push_in_place(keep_mass(rolls, chosen.keep_1))
     return rolls
 
 
