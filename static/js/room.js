@@ -209,11 +209,12 @@ const RATE_LIMIT_PAUSE_MS = 1000;
 function onError(message) {
   if (message.code === "rate_limited") {
     // The server read none of the message (not even its id): whatever it was, nothing
-    // waits for its answer any more; in a moment the room is read again, which asks
-    // the coach again too.
+    // waits for its answer any more (a request for the room included); in a moment the
+    // room is read again, which asks the coach again too.
     pending = null;
     holdsInFlight = 0;
     adviceAsked = null;
+    resyncing = false;
     say("Too many clicks at once: one moment.", "error");
     setTimeout(resync, RATE_LIMIT_PAUSE_MS);
     render();

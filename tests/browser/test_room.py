@@ -489,6 +489,52 @@ def test_a_dropped_connection_reconnects_and_catches_up(browser, live_server_url
     bob_context.close()
 
 
+def test_a_request_for_the_room_refused_as_too_many_is_asked_again(browser, live_server_url):
+    """After a gap the page asks for the whole room once; if the server refuses that
+    request (too many messages at once), the page asks again a moment later instead of
+    waiting for an answer that will never come."""
+    context = browser.new_context()
+    page = context.new_page()
+    routes, asked = [], []
+
+    def route(ws):
+        server = ws.connect_to_server()
+        routes.append(ws)
+
+        def from_page(message):
+            if json.loads(message).get("type") == "snapshot":
+                asked.append(message)
+                if len(asked) == 1:  # Refused, as the server refuses a flood.
+                    refusal = {"type": "error", "code": "rate_limited"}
+                    ws.send(json.dumps(refusal | {"message": "too many messages: slow down"}))
+                    return
+            server.send(message)
+
+        ws.on_message(from_page)
+        server.on_message(ws.send)
+
+    page.route_web_socket(re.compile(r"/ws/"), route)
+    create_room(page, live_server_url, "Ana", seats=2)
+    at = version(page)
+    # An event two versions ahead: one was missed, so the page asks for the room.
+    routes[-1].send(json.dumps({"type": "event", "version": at + 2}))
+    expect(page.locator("#toast")).to_contain_text("Too many clicks at once")
+
+    def requests_after_a_while(count: int) -> int:
+        for _ in range(50):  # The page asks again after a second; give it five.
+            if len(asked) >= count:
+                break
+            page.wait_for_timeout(100)
+        return len(asked)
+
+    assert requests_after_a_while(2) == 2, "the refused request for the room was not asked again"
+    # The answer came and the page is live again: the next gap asks once more.
+    page.wait_for_function("v => window.yahtzeeRoom.state.version === v", arg=at)
+    routes[-1].send(json.dumps({"type": "event", "version": at + 2}))
+    assert requests_after_a_while(3) == 3
+    context.close()
+
+
 @pytest.mark.parametrize("server_dice", [[6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 4, 4, 4, 1, 2]])
 def test_a_stranger_who_opens_the_link_cannot_act(browser, live_server_url):
     ana_context, bob_context, stranger_context = (browser.new_context() for _ in range(3))
