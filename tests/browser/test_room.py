@@ -535,6 +535,50 @@ def test_a_request_for_the_room_refused_as_too_many_is_asked_again(browser, live
     context.close()
 
 
+def test_the_coach_switch_stays_as_the_host_set_it_until_the_server_answers(
+    browser, live_server_url
+):
+    """The switch shows the room's setting, but a message heard between the host's click and
+    the server's answer (someone arriving, say) does not draw it back for a moment."""
+    context = browser.new_context()
+    page = context.new_page()
+    routes, held = [], []
+
+    def route(ws):
+        server = ws.connect_to_server()
+        routes.append((ws, server))
+
+        def from_page(message):
+            if json.loads(message).get("type") == "coach":
+                held.append(message)  # The answer waits until the test lets it through.
+            else:
+                server.send(message)
+
+        ws.on_message(from_page)
+        server.on_message(ws.send)
+
+    page.route_web_socket(re.compile(r"/ws/"), route)
+    url = create_room(page, live_server_url, "Ana", seats=2)
+    switch = page.locator("#coach-toggle")
+    expect(switch).not_to_be_checked()
+    switch.click()
+    assert len(held) == 1
+    # Bob opens the link: every page in the room hears of a new watcher and redraws.
+    bob_context = browser.new_context()
+    bob = bob_context.new_page()
+    open_room(bob, url)
+    expect(page.locator("#room-status")).to_contain_text("1 watching")
+    expect(switch).to_be_checked()
+    # The command goes through; the room's answer agrees with the switch.
+    _, server = routes[-1]
+    server.send(held.pop())
+    expect(page.locator("#feed")).to_contain_text("Ana turned the coach on.")
+    expect(switch).to_be_checked()
+    assert api_snapshot(live_server_url, url.rstrip("/").split("/")[-1])["game"]["coach"]
+    bob_context.close()
+    context.close()
+
+
 @pytest.mark.parametrize("server_dice", [[6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 4, 4, 4, 1, 2]])
 def test_a_stranger_who_opens_the_link_cannot_act(browser, live_server_url):
     ana_context, bob_context, stranger_context = (browser.new_context() for _ in range(3))
