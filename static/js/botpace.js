@@ -3,6 +3,8 @@
 // how it stands. Drawn into the partial templates/games/_bot_pace.html from the room's
 // state (`game.bot_pace`, kept by state.js).
 
+import { AskedSetting } from "./setting.js";
+
 export const PACES = {
   natural: "Naturally",
   quick: "Quickly",
@@ -26,15 +28,20 @@ export class BotPaceControl {
     this.panel = root.getElementById("bot-pace");
     this.select = root.getElementById("bot-pace-select");
     this.note = root.getElementById("bot-pace-note");
-    this.select.addEventListener("change", () => this.send("bot_pace", { pace: this.select.value }));
+    this.asked = new AskedSetting("bot_pace"); // As the host chose it, until the room says so.
+    this.select.addEventListener("change", () => {
+      const pace = this.select.value;
+      if (this.send("bot_pace", { pace })) this.asked.choose(pace);
+    });
   }
 
   // After each message the room receives: draw the pace as the state has it now.
   receive(message, state) {
+    this.asked.hear(message);
     const view = paceView(state);
     this.panel.hidden = !view.shown;
     if (!view.shown) return;
-    this.select.value = view.pace;
+    this.select.value = this.asked.shown(view.pace);
     this.select.disabled = !view.host;
     this.note.hidden = view.host;
   }

@@ -9,6 +9,7 @@ import { CONFIRM_MS, Confirmation, HELP, confirmPrompt, echo, findSeat, parse } 
 import { RoomSocket } from "./socket.js";
 import { applyEvent, applyPresence, describe, hostActions, seatMarks } from "./state.js";
 import { BotPaceControl } from "./botpace.js";
+import { AskedSetting } from "./setting.js";
 import { WatchersChat } from "./watchers.js";
 import { WinChances } from "./odds.js";
 
@@ -30,7 +31,7 @@ let requestId = 0; // Ids are "<type>-<n>": an error names the command it refuse
 let advice = null; // The coach's last advice for this player's turn, while it fits the dice.
 let adviceAsked = null; // The position ("dice/rolls left") advice was last asked for.
 let coachShowsAll = false;
-let coachAsked = null; // The coach switch as the host just set it (true/false), until the room says so.
+const coachAsked = new AskedSetting("coach"); // The switch as the host set it, until the room says so.
 const COACH_SHOWN = 6; // Choices listed before "Show all".
 let turnClock = null; // The server's clock as this page counts it (clock.js localClock), or null.
 let wasMyTurn = null; // To tell the moment this player's turn begins (null: nothing drawn yet).
@@ -45,6 +46,7 @@ const alerts = new TurnAlerts({ icon: $("favicon"), turnIcon: $("room").dataset.
 const winChances = new WinChances(send); // Its row goes under the names on the cards.
 const parts = [new WatchersChat(send), new BotPaceControl(send), winChances];
 function receiveAll(message) {
+  coachAsked.hear(message);
   receive(message);
   for (const part of parts) part.receive(message, state);
 }
@@ -96,7 +98,6 @@ function receive(message) {
       resyncing = false;
       pending = null;
       holdsInFlight = 0;
-      coachAsked = null; // The whole room, as the server has it now.
       rebuildFeed();
       render();
       askCoach();
@@ -217,7 +218,6 @@ function onError(message) {
     holdsInFlight = 0;
     adviceAsked = null;
     resyncing = false;
-    coachAsked = null;
     say("Too many clicks at once: one moment.", "error");
     setTimeout(resync, RATE_LIMIT_PAUSE_MS);
     render();
@@ -231,7 +231,6 @@ function onError(message) {
   }
   if (what === "odds") return; // The chances to win deal with their own (odds.js).
   if (what === pending) pending = null;
-  if (what === "coach") coachAsked = null; // Refused: the switch shows the room's again.
   if (what === "hold") {
     holdsInFlight = Math.max(0, holdsInFlight - 1);
     resync(); // Show the holds the server has.
@@ -561,10 +560,7 @@ function renderLobby() {
   const full = state.players.length >= state.game.seats;
   const host = Boolean(you() && you().host);
   $("coach-switch").hidden = !host;
-  // Until the server answers, the switch stays as the host set it: a message heard in
-  // between (someone arriving) would otherwise draw it back for a moment.
-  if (coachAsked === Boolean(state.game.coach)) coachAsked = null;
-  $("coach-toggle").checked = coachAsked ?? Boolean(state.game.coach);
+  $("coach-toggle").checked = coachAsked.shown(Boolean(state.game.coach));
   $("coach-state").hidden = host;
   $("coach-state").textContent = state.game.coach
     ? "Coach on: the player on turn sees the best move."
@@ -1204,7 +1200,7 @@ $("rematch-button").addEventListener("click", () => {
 });
 $("coach-toggle").addEventListener("change", (event) => {
   const on = event.target.checked;
-  if (send("coach", { on })) coachAsked = on;
+  if (send("coach", { on })) coachAsked.choose(on);
   else event.target.checked = !on;
 });
 document.querySelectorAll("[data-bot]").forEach((button) => {

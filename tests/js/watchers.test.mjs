@@ -1,9 +1,11 @@
-// static/js/watchers.js and static/js/botpace.js: what the watchers' chat panel and the
-// bots' pace control show, and what a tab asks again after reconnecting.
+// static/js/watchers.js, botpace.js and setting.js: what the watchers' chat panel and the
+// bots' pace control show, what a tab asks again after reconnecting, and how a setting the
+// host just chose stays shown until the server answers.
 import { describe as group, test } from "node:test";
 import assert from "node:assert/strict";
 
 import { PACES, paceView } from "../../static/js/botpace.js";
+import { AskedSetting } from "../../static/js/setting.js";
 import { applyEvent, describe } from "../../static/js/state.js";
 import { panelView, requestsAfter, timeOf } from "../../static/js/watchers.js";
 import { CATEGORIES, LABELS, event, lobby, playing } from "./messages.mjs";
@@ -85,5 +87,42 @@ group("paceView: the bots' pace control", () => {
     const message = event(21, "bot_pace", { pace: "instant", seat: 0, name: "Ann" });
     assert.deepEqual(describe(message, [], LABELS), ["Ann set the bots to play instantly."]);
     assert.deepEqual(Object.keys(PACES), ["natural", "quick", "instant"]);
+  });
+});
+
+group("AskedSetting: a control shows the host's choice until the room agrees", () => {
+  test("the choice is shown while the room still has the old value", () => {
+    const pace = new AskedSetting("bot_pace");
+    assert.equal(pace.shown("natural"), "natural");
+    pace.choose("instant");
+    pace.hear({ type: "presence", players: [], watchers: 1 });
+    assert.equal(pace.shown("natural"), "instant");
+  });
+
+  test("once the room has the chosen value, the room's value is shown again", () => {
+    const coach = new AskedSetting("coach");
+    coach.choose(true);
+    assert.equal(coach.shown(true), true);
+    // Another host's change (or a later one) then shows as it is.
+    assert.equal(coach.shown(false), false);
+  });
+
+  test("a refusal of this command, or of any message as too many, ends the wait", () => {
+    const coach = new AskedSetting("coach");
+    coach.choose(true);
+    coach.hear({ type: "error", id: "roll-3", code: "not_your_turn", message: "..." });
+    assert.equal(coach.shown(false), true);
+    coach.hear({ type: "error", id: "coach-4", code: "not_host", message: "..." });
+    assert.equal(coach.shown(false), false);
+    coach.choose(true);
+    coach.hear({ type: "error", id: null, code: "rate_limited", message: "..." });
+    assert.equal(coach.shown(false), false);
+  });
+
+  test("a snapshot is the whole room as the server has it", () => {
+    const coach = new AskedSetting("coach");
+    coach.choose(true);
+    coach.hear({ type: "snapshot" });
+    assert.equal(coach.shown(false), false);
   });
 });
