@@ -124,8 +124,10 @@ def test_every_page_sends_the_policy_and_breaks_none_of_it(context, live_server_
     # In play: dice thrown, the upper section's progress bar drawn with a width.
     page.click("#start-button")
     roll(page, "click")
+    thrown = connected + " && window.yahtzeeRoom.state.turn && window.yahtzeeRoom.state.turn.dice"
+    page.wait_for_function(thrown)  # The roll's event came (the tray is blank until then).
     assert None not in drawn_dice(page)
-    visit(path, ready=connected + " && window.yahtzeeRoom.state.turn.dice !== null")
+    visit(path, ready=thrown)
     fill = page.locator(".upper-progress__fill").first
     assert fill.evaluate("el => el.style.width").endswith("%")
     policy.assert_clean(page, "room in play")
