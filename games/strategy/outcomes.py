@@ -34,6 +34,8 @@ from .solver import UPS, Model, _Box, _Group
 from .tables import CATEGORIES, UPPER_CAP, YAHTZEE_BIT
 
 IntArray = npt.NDArray[np.int64]
+BoxArray = npt.NDArray[np.int8]
+"""Box numbers (0-12) while the best box is worked out: an eighth of the bytes to move."""
 KEEPS: Final = KEEP_OFFSET[-1]
 """462 keeps laid end to end; rolls are the last 252 (``ROLL_ROW + roll``)."""
 ROLL_ROW: Final = KEEP_OFFSET[-2]
@@ -124,10 +126,10 @@ def _best_box(
     return best, best_box.astype(np.int64)
 
 
-def _group_best(group: _Group, worths: list[FloatArray]) -> tuple[FloatArray, IntArray]:
+def _group_best(group: _Group, worths: list[FloatArray]) -> tuple[FloatArray, BoxArray]:
     """:meth:`.solver._Group.rows` that also says which box is best, per combination."""
     result: FloatArray | None = None
-    which: IntArray | None = None
+    which: BoxArray | None = None
     for p, part in enumerate(group.parts):
         if isinstance(part, _Group):
             rows, boxes = _group_best(part, worths)
