@@ -489,49 +489,73 @@ def test_a_dropped_connection_reconnects_and_catches_up(browser, live_server_url
     bob_context.close()
 
 
+class RoutedRoomSocket:
+    """The page's room websocket, through the test (Playwright's WebSocket route).
+
+    All the server says reaches the page; each message the page sends goes to
+    ``from_page(route, message)``, which passes it on (:meth:`to_server`), answers it
+    itself (:meth:`to_page`) or keeps it back. Made before the page opens the room.
+    """
+
+    def __init__(self, page: Page, from_page) -> None:  # type: ignore[no-untyped-def]
+        self.page = page
+        self.from_page = from_page
+        self.ws = self.server = None
+        page.route_web_socket(re.compile(r"/ws/"), self._route)
+
+    def _route(self, ws) -> None:  # type: ignore[no-untyped-def]
+        self.ws, self.server = ws, ws.connect_to_server()
+        ws.on_message(lambda message: self.from_page(self, message))
+        self.server.on_message(ws.send)
+
+    def to_server(self, message: str) -> None:
+        self.server.send(message)
+
+    def to_page(self, message: dict) -> None:
+        self.ws.send(json.dumps(message))
+
+    def wait_until(self, condition, seconds: float = 5) -> bool:  # type: ignore[no-untyped-def]
+        """Let the page run until ``condition()`` holds (the route's handlers run meanwhile);
+        whether it does."""
+        for _ in range(int(seconds * 10)):
+            if condition():
+                return True
+            self.page.wait_for_timeout(100)
+        return condition()
+
+
 def test_a_request_for_the_room_refused_as_too_many_is_asked_again(browser, live_server_url):
     """After a gap the page asks for the whole room once; if the server refuses that
     request (too many messages at once), the page asks again a moment later instead of
     waiting for an answer that will never come."""
     context = browser.new_context()
     page = context.new_page()
-    routes, asked = [], []
+    asked = []
 
-    def route(ws):
-        server = ws.connect_to_server()
-        routes.append(ws)
+    def from_page(route, message):
+        if json.loads(message).get("type") == "snapshot":
+            asked.append(message)
+            if len(asked) == 1:  # Refused, as the server refuses a flood.
+                route.to_page(
+                    {"type": "error", "code": "rate_limited", "message": "too many messages"}
+                )
+                return
+        route.to_server(message)
 
-        def from_page(message):
-            if json.loads(message).get("type") == "snapshot":
-                asked.append(message)
-                if len(asked) == 1:  # Refused, as the server refuses a flood.
-                    refusal = {"type": "error", "code": "rate_limited"}
-                    ws.send(json.dumps(refusal | {"message": "too many messages: slow down"}))
-                    return
-            server.send(message)
-
-        ws.on_message(from_page)
-        server.on_message(ws.send)
-
-    page.route_web_socket(re.compile(r"/ws/"), route)
+    route = RoutedRoomSocket(page, from_page)
     create_room(page, live_server_url, "Ana", seats=2)
     at = version(page)
     # An event two versions ahead: one was missed, so the page asks for the room.
-    routes[-1].send(json.dumps({"type": "event", "version": at + 2}))
+    route.to_page({"type": "event", "version": at + 2})
     expect(page.locator("#toast")).to_contain_text("Too many clicks at once")
-
-    def requests_after_a_while(count: int) -> int:
-        for _ in range(50):  # The page asks again after a second; give it five.
-            if len(asked) >= count:
-                break
-            page.wait_for_timeout(100)
-        return len(asked)
-
-    assert requests_after_a_while(2) == 2, "the refused request for the room was not asked again"
+    # The page asks again after a second; give it five.
+    assert route.wait_until(lambda: len(asked) >= 2), "the refused request was not asked again"
+    assert len(asked) == 2
     # The answer came and the page is live again: the next gap asks once more.
     page.wait_for_function("v => window.yahtzeeRoom.state.version === v", arg=at)
-    routes[-1].send(json.dumps({"type": "event", "version": at + 2}))
-    assert requests_after_a_while(3) == 3
+    route.to_page({"type": "event", "version": at + 2})
+    assert route.wait_until(lambda: len(asked) >= 3)
+    assert len(asked) == 3
     context.close()
 
 
@@ -542,27 +566,20 @@ def test_the_coach_switch_stays_as_the_host_set_it_until_the_server_answers(
     the server's answer (someone arriving, say) does not draw it back for a moment."""
     context = browser.new_context()
     page = context.new_page()
-    routes, held = [], []
+    held = []
 
-    def route(ws):
-        server = ws.connect_to_server()
-        routes.append((ws, server))
+    def from_page(route, message):
+        if json.loads(message).get("type") == "coach":
+            held.append(message)  # The answer waits until the test lets it through.
+        else:
+            route.to_server(message)
 
-        def from_page(message):
-            if json.loads(message).get("type") == "coach":
-                held.append(message)  # The answer waits until the test lets it through.
-            else:
-                server.send(message)
-
-        ws.on_message(from_page)
-        server.on_message(ws.send)
-
-    page.route_web_socket(re.compile(r"/ws/"), route)
+    route = RoutedRoomSocket(page, from_page)
     url = create_room(page, live_server_url, "Ana", seats=2)
     switch = page.locator("#coach-toggle")
     expect(switch).not_to_be_checked()
     switch.click()
-    assert len(held) == 1
+    assert route.wait_until(lambda: len(held) == 1)
     # Bob opens the link: every page in the room hears of a new watcher and redraws.
     bob_context = browser.new_context()
     bob = bob_context.new_page()
@@ -570,8 +587,7 @@ def test_the_coach_switch_stays_as_the_host_set_it_until_the_server_answers(
     expect(page.locator("#room-status")).to_contain_text("1 watching")
     expect(switch).to_be_checked()
     # The command goes through; the room's answer agrees with the switch.
-    _, server = routes[-1]
-    server.send(held.pop())
+    route.to_server(held.pop())
     expect(page.locator("#feed")).to_contain_text("Ana turned the coach on.")
     expect(switch).to_be_checked()
     assert api_snapshot(live_server_url, url.rstrip("/").split("/")[-1])["game"]["coach"]
