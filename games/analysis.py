@@ -52,7 +52,7 @@ FORMAT = 2
 OPTIMAL_TOLERANCE = 1e-9
 
 #: Who made a decision for a player, in words, by its ``by``.
-BY_WHOM = {events.BY_CLOCK: "the clock", events.BY_BOT: "a bot"}
+BY_WHOM: dict[str, str] = {events.BY_CLOCK: "the clock", events.BY_BOT: "a bot"}
 
 
 @dataclass(frozen=True)

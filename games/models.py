@@ -17,13 +17,14 @@ the record only.
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from games import codec, rules
+from games import codec, events, rules
 from games.rules import Game as RulesGame  # In Game's body, "rules" is its property.
 
 #: 12 random bytes: 96 bits, written as 16 URL-safe characters.
@@ -46,18 +47,23 @@ def room_group(code: str) -> str:
     return f"game-{code}"
 
 
+def choices(
+    values: Iterable[str], labels: Mapping[str, str] | None = None
+) -> list[tuple[str, str]]:
+    """A field's choices from the engine's names: each value, labelled as Django would
+    label a ``TextChoices`` member of that name unless ``labels`` says otherwise."""
+    labels = labels or {}
+    return [(str(v), labels.get(v, str(v).replace("_", " ").title())) for v in values]
+
+
 PRESET_CHOICES = [(name, preset.label) for name, preset in rules.PRESETS.items()]
 
 
 class Game(models.Model):
     """A game room, from the lobby to the final scores."""
 
-    class BotPace(models.TextChoices):
-        """How long the bots take over their moves (:func:`games.bots.pause`)."""
-
-        INSTANT = "instant", "Instant"
-        QUICK = "quick", "Quick"
-        NATURAL = "natural", "Natural"
+    #: How long the bots take over their moves: the engine's enum (:func:`games.bots.pause`).
+    BotPace = events.BotPace
 
     class Status(models.TextChoices):
         LOBBY = "lobby", "Waiting for players"
@@ -85,7 +91,9 @@ class Game(models.Model):
     #: Whether the player on turn may ask the strategy engine for the best move (the coach).
     coach = models.BooleanField(default=False)
     #: How long the bots take over their moves; the host chooses (:mod:`games.bots`).
-    bot_pace = models.CharField(max_length=8, choices=BotPace.choices, default=BotPace.NATURAL)
+    bot_pace = models.CharField(
+        max_length=8, choices=choices(events.BotPace), default=events.BotPace.NATURAL
+    )
     #: Whether the players see each seat's chance to win as the game goes (the host's choice
     #: when the room opens; off, so nobody is told they have lost). Watchers always see it.
     show_odds = models.BooleanField(default=False)
@@ -136,12 +144,8 @@ class Game(models.Model):
 class Player(models.Model):
     """A seat at a game, held by a browser session (or a client with the seat's token), or a bot."""
 
-    class Bot(models.TextChoices):
-        """Who plays a seat the computer plays (:mod:`games.bots`); empty for a person."""
-
-        OPTIMAL = "optimal", "Optimal"
-        CASUAL = "casual", "Casual"
-        WIN = "win", "To win"
+    #: Who plays a seat the computer plays: the engine's enum (:mod:`games.bots`).
+    Bot = events.BotLevel
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
     seat = models.PositiveSmallIntegerField()
@@ -153,7 +157,12 @@ class Player(models.Model):
     )
     token = models.CharField(max_length=64, unique=True, default=new_player_token, editable=False)
     #: Empty for a person; for a bot, its level.
-    bot = models.CharField(max_length=10, choices=Bot.choices, blank=True, default="")
+    bot = models.CharField(
+        max_length=10,
+        choices=choices(events.BotLevel, {events.BotLevel.WIN: "To win"}),
+        blank=True,
+        default="",
+    )
     joined_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -164,6 +173,11 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} (seat {self.seat} of {self.game.code})"
+
+    @property
+    def level(self) -> events.BotLevel | None:
+        """The bot's level, or ``None`` for a person."""
+        return events.BotLevel(self.bot) if self.bot else None
 
 
 class Connection(models.Model):
@@ -191,28 +205,12 @@ class Connection(models.Model):
 class GameEvent(models.Model):
     """One thing that happened in a game. Append-only: never edited, never deleted alone."""
 
-    class Kind(models.TextChoices):
-        CREATED = "created"
-        JOINED = "joined"
-        LEFT = "left"
-        STARTED = "started"
-        ROLL_OFF = "roll_off"
-        ROLLED = "rolled"
-        HELD = "held"
-        SCORED = "scored"
-        FINISHED = "finished"
-        REMATCH = "rematch"
-        COACH = "coach"
-        BOT_PACE = "bot_pace"
-        CHAT = "chat"
-        AWAY = "away"
-        BACK = "back"
-        HANDED = "handed"
-        ABANDONED = "abandoned"
+    #: Every kind of event (:data:`games.events.EVENT_TYPES`), as its class declares it.
+    KINDS: ClassVar[list[str]] = [cls.kind for cls in events.EVENT_TYPES]
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()
-    kind = models.CharField(max_length=12, choices=Kind.choices)
+    kind = models.CharField(max_length=12, choices=choices(KINDS))
     payload = models.JSONField(default=dict)
     created_at = models.DateTimeField(default=timezone.now)
 

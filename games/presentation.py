@@ -13,67 +13,165 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any, Final, TypeAlias
+
+import msgspec
 
 from games import codec, events, replay, rules
 
+#: The thirteen box names, in the card's order: :class:`games.rules.Category`'s values.
+BOX_NAMES: Final = [category.value for category in rules.Category]
+#: What each box scores, by box name: every box (a card) or some (a roll's options).
+AllBoxes: TypeAlias = Annotated[
+    dict[rules.Category, int | None],
+    msgspec.Meta(extra_json_schema={"propertyNames": {"enum": BOX_NAMES}, "required": BOX_NAMES}),
+]
+SomeBoxes: TypeAlias = Annotated[
+    dict[rules.Category, int],
+    msgspec.Meta(extra_json_schema={"propertyNames": {"enum": BOX_NAMES}}),
+]
 
-def event_data(
-    event: events.Event, names: Sequence[str], after: rules.Game | None = None
-) -> dict[str, Any]:
-    """An event's ``data`` as clients read it: its facts, a name for a seat that left, and,
-    given the game ``after`` it, what a browser draws from it:
+
+class Card(msgspec.Struct, frozen=True, kw_only=True):
+    """A scorecard: every box (points, or ``null`` while empty), and the totals."""
+
+    boxes: AllBoxes
+    upper_total: int
+    upper_bonus: int
+    yahtzee_bonus_count: int
+    yahtzee_bonus: int
+    lower_total: int
+    total: int
+
+
+# -- what an event's data carries beyond its facts ------------------------------------
+# One struct per kind that needs one, named after the kind, built by :func:`shown` alone.
+# Its fields follow the event's own in the ``data`` clients are sent.
+
+
+class Shown(msgspec.Struct, frozen=True, kw_only=True):
+    """What a browser draws from an event, worked out from the game after it."""
+
+
+class RolledShown(Shown, frozen=True, kw_only=True):
+    """A roll: the rolls left and what each box the dice may go in would score."""
+
+    rolls_left: int
+    options: SomeBoxes
+
+
+class ScoredShown(Shown, frozen=True, kw_only=True):
+    """A score: the seat's total, the round now played and its whole card."""
+
+    total: int
+    round: int
+    card: Card
+
+
+class FinishedShown(Shown, frozen=True, kw_only=True):
+    """The end: each seat's place (:meth:`games.rules.Game.outcome`)."""
+
+    places: list[int | None]
+
+
+class LeftShown(Shown, frozen=True, kw_only=True):
+    """A seat that left the game: its player's name (the game's seats keep no names)."""
+
+    name: str
+
+
+#: The presentation part of each kind that has one.
+SHOWN: Final[dict[type[events.AnyEvent], type[Shown]]] = {
+    events.Rolled: RolledShown,
+    events.Scored: ScoredShown,
+    events.Finished: FinishedShown,
+    events.Left: LeftShown,
+}
+
+
+def shown(event: events.AnyEvent, names: Sequence[str], after: rules.Game | None) -> Shown | None:
+    """What clients are sent of ``event`` beyond its facts (:data:`SHOWN`): a name for a seat
+    that left, and, given the game ``after`` it, what a browser draws from it:
 
     - a roll: ``rolls_left`` and ``options``, what each box may score with these dice;
     - a score: the seat's whole ``card``, its ``total`` and the ``round`` now played;
-    - the end: each seat's ``places`` (:meth:`games.rules.Game.outcome`).
+    - the end: each seat's ``places``.
+
+    Without ``after`` (a snapshot's recent events), only the name.
     """
-    _, data = codec.encode_event(event)
-    if isinstance(event, events.Left) and event.seat < len(names):
-        data["name"] = names[event.seat]
+    if isinstance(event, events.Left):
+        return LeftShown(name=names[event.seat]) if event.seat < len(names) else None
     if after is None:
-        return data
+        return None
     if isinstance(event, events.Rolled):
-        data["rolls_left"] = after.turn.rolls_left
-        data["options"] = options_json(after.cards[event.seat], event.dice)
-    elif isinstance(event, events.Scored):
+        return RolledShown(
+            rolls_left=after.turn.rolls_left, options=after.cards[event.seat].options(event.dice)
+        )
+    if isinstance(event, events.Scored):
         card = after.cards[event.seat]
-        data["total"] = card.total
-        data["round"] = after.round
-        data["card"] = card_json(card)
-    elif isinstance(event, events.Finished):
-        data["places"] = list(after.outcome().places)
+        return ScoredShown(total=card.total, round=after.round, card=card_of(card))
+    if isinstance(event, events.Finished):
+        return FinishedShown(places=list(after.outcome().places))
+    return None
+
+
+def event_data(
+    event: events.AnyEvent,
+    names: Sequence[str],
+    after: rules.Game | None = None,
+    *,
+    facts: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """An event's ``data`` as clients read it: its facts (``facts``, when its payload was
+    encoded for the log already) followed by what :func:`shown` adds."""
+    data = dict(codec.encode_event(event)[1] if facts is None else facts)
+    extra = shown(event, names, after)
+    if extra is not None:
+        data.update(msgspec.to_builtins(extra))
     return data
 
 
 def event_message(
     seq: int,
-    event: events.Event,
+    event: events.AnyEvent,
     at: datetime,
     names: Sequence[str],
     after: rules.Game | None = None,
+    *,
+    facts: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """An event as it is broadcast: its kind, its data and the version it brings the room to."""
     return {
         "type": "event",
         "version": seq,
         "kind": event.kind,
-        "data": event_data(event, names, after),
+        "data": event_data(event, names, after, facts=facts),
         "at": at.isoformat(),
     }
 
 
-def card_json(card: rules.Scorecard) -> dict[str, Any]:
+def logged_message(logged: events.Logged, names: Sequence[str]) -> dict[str, Any]:
+    """An event of the log as a snapshot's ``recent`` gives it: its facts and a name."""
+    return event_message(logged.seq, logged.event, logged.at, names)
+
+
+def card_of(card: rules.Scorecard) -> Card:
     """A scorecard as clients see it: every box, and the totals."""
-    return {
-        "boxes": {c.value: card[c] for c in rules.Category},
-        "upper_total": card.upper_total,
-        "upper_bonus": card.upper_bonus,
-        "yahtzee_bonus_count": card.yahtzee_bonus_count,
-        "yahtzee_bonus": card.yahtzee_bonus,
-        "lower_total": card.lower_total,
-        "total": card.total,
-    }
+    return Card(
+        boxes={c: card[c] for c in rules.Category},
+        upper_total=card.upper_total,
+        upper_bonus=card.upper_bonus,
+        yahtzee_bonus_count=card.yahtzee_bonus_count,
+        yahtzee_bonus=card.yahtzee_bonus,
+        lower_total=card.lower_total,
+        total=card.total,
+    )
+
+
+def card_json(card: rules.Scorecard) -> dict[str, Any]:
+    """:func:`card_of` as JSON values."""
+    result: dict[str, Any] = msgspec.to_builtins(card_of(card))
+    return result
 
 
 def options_json(card: rules.Scorecard, dice: rules.Dice | None) -> dict[str, int]:

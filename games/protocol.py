@@ -18,9 +18,14 @@ ignored, so that older servers accept newer clients.
 :func:`decode_create_game` does the same for the body of ``POST /api/games/``.
 
 **From the server.** :data:`ServerMessage` and :data:`Event` declare what the
-server sends, exactly as it is sent today (a test checks the services' output
-against them). Events are tagged by ``kind``, so msgspec writes ``kind`` first
-when it encodes one; JSON gives the order of an object's members no meaning.
+server sends, exactly as it is sent (a test checks the services' output against
+them). :data:`Event` is not written here: each kind's message is generated from
+its class in :mod:`games.events` and its presentation part
+(:data:`games.presentation.SHOWN`), so the schema cannot drift from what is
+stored and sent. Events are tagged by ``kind``, so msgspec writes ``kind`` first
+when it encodes one; JSON gives the order of an object's members no meaning. Box
+names are :class:`games.rules.Category`'s, bot levels, pace and ``by`` the enums
+of :mod:`games.events`.
 
 **Why msgspec.** ``benchmarks/wire.py`` measured both candidates on the same
 schema (the fifteen messages as a union tagged by ``type``, strict integers, a
@@ -60,31 +65,18 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final, Literal, TypeAlias, get_args
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias, Union, get_args
 
 import msgspec
+
+from games import events, presentation, rules
+from games.presentation import Card, SomeBoxes
 
 #: The largest message a client may send (a websocket frame, or an API request body), in bytes.
 MAX_MESSAGE_BYTES: Final = 16 * 1024
 
 #: What a client may send as ``id``: it comes back as it went.
 RequestId: TypeAlias = str | int | float | None
-
-CategoryName: TypeAlias = Literal[
-    "ones",
-    "twos",
-    "threes",
-    "fours",
-    "fives",
-    "sixes",
-    "three_of_a_kind",
-    "four_of_a_kind",
-    "full_house",
-    "small_straight",
-    "large_straight",
-    "yahtzee",
-    "chance",
-]
 
 
 class ProtocolError(ValueError):
@@ -488,36 +480,6 @@ def decode_create_game(body: bytes) -> CreateGame:
 # ``type`` in a field of its own.
 
 
-class Boxes(msgspec.Struct, frozen=True, kw_only=True):
-    """The thirteen boxes of a card: points, or ``null`` while empty."""
-
-    ones: int | None
-    twos: int | None
-    threes: int | None
-    fours: int | None
-    fives: int | None
-    sixes: int | None
-    three_of_a_kind: int | None
-    four_of_a_kind: int | None
-    full_house: int | None
-    small_straight: int | None
-    large_straight: int | None
-    yahtzee: int | None
-    chance: int | None
-
-
-class Card(msgspec.Struct, frozen=True, kw_only=True):
-    """A scorecard: every box, and the totals."""
-
-    boxes: Boxes
-    upper_total: int
-    upper_bonus: int
-    yahtzee_bonus_count: int
-    yahtzee_bonus: int
-    lower_total: int
-    total: int
-
-
 class GameInfo(msgspec.Struct, frozen=True, kw_only=True):
     """A room: its code, rules, seats, coach, status and times, and the round being played."""
 
@@ -527,7 +489,7 @@ class GameInfo(msgspec.Struct, frozen=True, kw_only=True):
     seats: int
     coach: bool
     #: How long the bots take over their moves (``games/bots.py``).
-    bot_pace: Literal["instant", "quick", "natural"]
+    bot_pace: events.BotPace
     #: Whether the players see each seat's chance to win (watchers always do).
     show_odds: bool
     #: The turn clock's seconds a turn, or ``null`` for no clock.
@@ -555,7 +517,7 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     host: bool
     connected: bool
     left: bool
-    bot: Literal["optimal", "casual", "win"] | None
+    bot: events.BotLevel | None
     card: Card
     #: The seat's place by total among those still in the game (ties share); ``null`` in the
     #: lobby and for a seat that left.
@@ -583,7 +545,7 @@ class TurnInfo(msgspec.Struct, frozen=True, kw_only=True):
     dice: list[int] | None
     held: list[int]
     rolls_left: int
-    options: dict[CategoryName, int]
+    options: SomeBoxes
 
 
 class RollOffInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -594,138 +556,7 @@ class RollOffInfo(msgspec.Struct, frozen=True, kw_only=True):
     winner: int | None
 
 
-# -- events: the data of each kind --------------------------------------------
-
-#: Who made a move for a seat other than its player: the turn clock, or a bot for an
-#: away player.
-By: TypeAlias = Literal["clock", "bot"]
-
-
-class CreatedData(msgspec.Struct, frozen=True, kw_only=True):
-    preset: str
-    seats: int
-    #: Missing from the logs of games made before the coach existed.
-    coach: bool | msgspec.UnsetType = msgspec.UNSET
-    #: Only in a rematch's log: the invite code of the game it follows.
-    rematch_of: str | msgspec.UnsetType = msgspec.UNSET
-    #: Only when the room was opened with the bots at another pace than ``natural``.
-    bot_pace: Literal["instant", "quick"] | msgspec.UnsetType = msgspec.UNSET
-    #: Only when the room was opened with the players seeing each seat's chance to win.
-    show_odds: Literal[True] | msgspec.UnsetType = msgspec.UNSET
-
-
-class JoinedData(msgspec.Struct, frozen=True, kw_only=True):
-    seat: int
-    name: str
-    host: bool
-    #: Only for a bot: its level.
-    bot: Literal["optimal", "casual", "win"] | msgspec.UnsetType = msgspec.UNSET
-
-
-class LeftData(msgspec.Struct, frozen=True, kw_only=True):
-    """In the lobby ``host`` (the host's seat after the change); in play ``next``."""
-
-    seat: int
-    name: str
-    host: int | msgspec.UnsetType | None = msgspec.UNSET
-    next: int | msgspec.UnsetType | None = msgspec.UNSET
-    #: ``host`` when the host removed the seat.
-    by: Literal["host"] | msgspec.UnsetType = msgspec.UNSET
-
-
-class StartedData(msgspec.Struct, frozen=True, kw_only=True):
-    players: list[str]
-    first: int | None
-
-
-class RollOffData(msgspec.Struct, frozen=True, kw_only=True):
-    throws: list[tuple[int, list[int]]]
-    contenders: list[int]
-    first: int | None
-
-
-class RolledData(msgspec.Struct, frozen=True, kw_only=True):
-    """A roll. ``rolls_left`` and ``options`` follow from the game after it: a live event
-    has them, an event in a snapshot's ``recent`` has the facts only."""
-
-    seat: int
-    dice: list[int]
-    held: list[int]
-    by: By | msgspec.UnsetType = msgspec.UNSET
-    rolls_left: int | msgspec.UnsetType = msgspec.UNSET
-    options: dict[CategoryName, int] | msgspec.UnsetType = msgspec.UNSET
-
-
-class HeldData(msgspec.Struct, frozen=True, kw_only=True):
-    seat: int
-    held: list[int]
-    by: By | msgspec.UnsetType = msgspec.UNSET
-
-
-class ScoredData(msgspec.Struct, frozen=True, kw_only=True):
-    """A score. ``total``, ``round`` and ``card`` follow from the game after it: a live
-    event has them, an event in a snapshot's ``recent`` has the facts only."""
-
-    seat: int
-    category: CategoryName
-    points: int
-    dice: list[int]
-    yahtzee_bonus: bool
-    next: int | None
-    by: By | msgspec.UnsetType = msgspec.UNSET
-    total: int | msgspec.UnsetType = msgspec.UNSET
-    round: int | msgspec.UnsetType = msgspec.UNSET
-    card: Card | msgspec.UnsetType = msgspec.UNSET
-
-
-class FinishedData(msgspec.Struct, frozen=True, kw_only=True):
-    """The end. ``places`` follow from the game: not in a snapshot's ``recent``."""
-
-    winners: list[int]
-    totals: list[int]
-    places: list[int | None] | msgspec.UnsetType = msgspec.UNSET
-
-
-class RematchData(msgspec.Struct, frozen=True, kw_only=True):
-    code: str
-    seat: int
-    name: str
-
-
-class CoachData(msgspec.Struct, frozen=True, kw_only=True):
-    on: bool
-    seat: int
-    name: str
-
-
-class BotPaceData(msgspec.Struct, frozen=True, kw_only=True):
-    pace: Literal["instant", "quick", "natural"]
-    seat: int
-    name: str
-
-
-class ChatData(msgspec.Struct, frozen=True, kw_only=True):
-    seat: int
-    name: str
-    text: str
-
-
-class SeatData(msgspec.Struct, frozen=True, kw_only=True):
-    """A seat that went away, or came back."""
-
-    seat: int
-    name: str
-
-
-class HandedData(msgspec.Struct, frozen=True, kw_only=True):
-    seat: int
-    name: str
-    #: The host's seat.
-    host: int
-
-
-class AbandonedData(msgspec.Struct, frozen=True, kw_only=True):
-    """Nothing: the game ended unfinished."""
+# -- events: generated from games.events and games.presentation ----------------------
 
 
 class EventMessage(msgspec.Struct, tag_field="kind", frozen=True, kw_only=True):
@@ -737,113 +568,57 @@ class EventMessage(msgspec.Struct, tag_field="kind", frozen=True, kw_only=True):
     #: In a room with a turn clock, when the clock changed with this event: how it stands
     #: now (``null``: stopped). Left out: unchanged.
     clock: ClockInfo | msgspec.UnsetType | None = msgspec.UNSET
-    # Each kind declares its ``data`` and then ``at`` (when, ISO 8601 in UTC), in wire order.
+    # Each kind adds its ``data`` and then ``at`` (when, ISO 8601 in UTC), in wire order.
 
 
-class CreatedEvent(EventMessage, tag="created", frozen=True, kw_only=True):
-    data: CreatedData
-    at: str
+def _camel(kind: str) -> str:
+    return "".join(part.title() for part in kind.split("_"))
 
 
-class JoinedEvent(EventMessage, tag="joined", frozen=True, kw_only=True):
-    data: JoinedData
-    at: str
+def _event_message(cls: type[events.AnyEvent]) -> type[EventMessage]:
+    """The message of one kind of event: its ``data`` holds the event's fields (those left
+    at their default left out, as in the log) and then its presentation part's
+    (:data:`games.presentation.SHOWN`), which only a live event carries in full."""
+    facts = [
+        (f.name, f.type) if f.required else (f.name, f.type, f.default)
+        for f in msgspec.structs.fields(cls)
+    ]
+    part = presentation.SHOWN.get(cls)
+    extra = [
+        (f.name, f.type | msgspec.UnsetType, msgspec.UNSET)
+        for f in (msgspec.structs.fields(part) if part else ())
+    ]
+    data = msgspec.defstruct(
+        f"{_camel(cls.kind)}Data",
+        [*facts, *extra],
+        kw_only=True,
+        frozen=True,
+        omit_defaults=True,
+        module=__name__,
+    )
+    message: type[EventMessage] = msgspec.defstruct(  # type: ignore[assignment]
+        f"{_camel(cls.kind)}Event",
+        [("data", data), ("at", str)],
+        bases=(EventMessage,),
+        tag=cls.kind,
+        kw_only=True,
+        frozen=True,
+        module=__name__,
+    )
+    data.__doc__ = "The event's facts (a field at its default left out)" + (
+        ", then what a live event adds for a browser to draw." if part else "."
+    )
+    message.__doc__ = cls.__doc__
+    return message
 
 
-class LeftEvent(EventMessage, tag="left", frozen=True, kw_only=True):
-    data: LeftData
-    at: str
-
-
-class StartedEvent(EventMessage, tag="started", frozen=True, kw_only=True):
-    data: StartedData
-    at: str
-
-
-class RollOffEvent(EventMessage, tag="roll_off", frozen=True, kw_only=True):
-    data: RollOffData
-    at: str
-
-
-class RolledEvent(EventMessage, tag="rolled", frozen=True, kw_only=True):
-    data: RolledData
-    at: str
-
-
-class HeldEvent(EventMessage, tag="held", frozen=True, kw_only=True):
-    data: HeldData
-    at: str
-
-
-class ScoredEvent(EventMessage, tag="scored", frozen=True, kw_only=True):
-    data: ScoredData
-    at: str
-
-
-class FinishedEvent(EventMessage, tag="finished", frozen=True, kw_only=True):
-    data: FinishedData
-    at: str
-
-
-class RematchEvent(EventMessage, tag="rematch", frozen=True, kw_only=True):
-    data: RematchData
-    at: str
-
-
-class CoachEvent(EventMessage, tag="coach", frozen=True, kw_only=True):
-    data: CoachData
-    at: str
-
-
-class BotPaceEvent(EventMessage, tag="bot_pace", frozen=True, kw_only=True):
-    data: BotPaceData
-    at: str
-
-
-class ChatEvent(EventMessage, tag="chat", frozen=True, kw_only=True):
-    data: ChatData
-    at: str
-
-
-class AwayEvent(EventMessage, tag="away", frozen=True, kw_only=True):
-    data: SeatData
-    at: str
-
-
-class BackEvent(EventMessage, tag="back", frozen=True, kw_only=True):
-    data: SeatData
-    at: str
-
-
-class HandedEvent(EventMessage, tag="handed", frozen=True, kw_only=True):
-    data: HandedData
-    at: str
-
-
-class AbandonedEvent(EventMessage, tag="abandoned", frozen=True, kw_only=True):
-    data: AbandonedData
-    at: str
-
-
-Event: TypeAlias = (
-    CreatedEvent
-    | JoinedEvent
-    | LeftEvent
-    | StartedEvent
-    | RollOffEvent
-    | RolledEvent
-    | HeldEvent
-    | ScoredEvent
-    | FinishedEvent
-    | RematchEvent
-    | CoachEvent
-    | BotPaceEvent
-    | ChatEvent
-    | AwayEvent
-    | BackEvent
-    | HandedEvent
-    | AbandonedEvent
-)
+#: The message of each kind of event, in :data:`games.events.EVENT_TYPES`' order.
+EVENT_MESSAGES: Final = tuple(_event_message(cls) for cls in events.EVENT_TYPES)
+if TYPE_CHECKING:
+    Event: TypeAlias = EventMessage
+else:
+    #: Any event's message: a union tagged by ``kind``.
+    Event = Union[EVENT_MESSAGES]  # noqa: UP007 - built from a tuple at run time.
 
 
 # -- the other messages ------------------------------------------------------------
@@ -895,7 +670,7 @@ class AdviceChoice(msgspec.Struct, frozen=True, kw_only=True):
     loss: float
     hold: list[int]
     kept: list[int]
-    category: CategoryName | None
+    category: rules.Category | None
     points: int | None
     win: float | None = None
     """The chance to finish first after this choice (``null`` alone at the table)."""

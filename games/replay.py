@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
+import msgspec
+
 from games import events, rules
 
 
@@ -137,7 +139,7 @@ def _apply(room: Room, event: events.AnyEvent) -> tuple[Room, tuple[events.PlayE
     # Who made the move for the seat (the clock, a bot, the host) is the server's to say.
     made = progress.events[0]
     if isinstance(event, events.Rolled | events.Held | events.Scored | events.Left):
-        event = replace(event, by=None)
+        event = msgspec.structs.replace(event, by=None)
     _expect(made == event, f"the rules gave {made}")
     return replace(room, game=progress.game), progress.events[1:]
 

@@ -18,12 +18,13 @@ Nothing is written when a command fails.
 from __future__ import annotations
 
 import copy
-import dataclasses
+import enum
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import msgspec
 from django.conf import settings
 from django.db import transaction
 
@@ -47,9 +48,9 @@ CHAT_MAX_LENGTH = 500
 #: Events a snapshot carries, so a page can show what just happened.
 RECENT_EVENTS = 50
 BOT_NAMES = {
-    Player.Bot.OPTIMAL: "Optimal bot",
-    Player.Bot.CASUAL: "Casual bot",
-    Player.Bot.WIN: "To-win bot",
+    events.BotLevel.OPTIMAL: "Optimal bot",
+    events.BotLevel.CASUAL: "Casual bot",
+    events.BotLevel.WIN: "To-win bot",
 }
 #: What a command may change on the game's row (presence counts are kept apart).
 R = TypeVar("R")
@@ -93,7 +94,7 @@ class Table:
     #: The rules engine's game, ``None`` in the lobby.
     state: rules.Game | None
     #: The events the command caused, in order, saved and broadcast by :func:`_save`.
-    happened: list[events.Event] = field(default_factory=list)
+    happened: list[events.AnyEvent] = field(default_factory=list)
     #: The game just after each event of play in :attr:`happened`, by its index there: a
     #: command may make several (the clock plays a whole turn), and each event's message
     #: shows the game as that event left it.
@@ -192,7 +193,7 @@ class Table:
         made, *more = progress.events
         marked = events.Rolled | events.Held | events.Scored | events.Left
         if by is not None and isinstance(made, marked):
-            made = dataclasses.replace(made, by=by)
+            made = msgspec.structs.replace(made, by=by)
         self.happened += [made, *more]
         for index in range(len(self.happened) - len(progress.events), len(self.happened)):
             self.after[index] = progress.game
@@ -327,8 +328,8 @@ def _save(table: Table, *, in_one_statement: bool = False) -> bool:
         )
     names = table.names
     messages = [
-        presentation.event_message(seq, event, now, names, table.after.get(index, state))
-        for index, ((seq, _, _), event) in enumerate(zip(rows, table.happened, strict=True))
+        presentation.event_message(seq, e, now, names, table.after.get(i, state), facts=payload)
+        for i, ((seq, _, payload), e) in enumerate(zip(rows, table.happened, strict=True))
     ]
     if game.deadline != deadline:  # The clock changed: the last message says how.
         messages[-1]["clock"] = clock.clock_json(game, state, now)
@@ -385,7 +386,7 @@ def create_game(
     it is chosen here, once.
     """
     rules.get_rules(preset)  # Raises unknown_rules.
-    pace = _bot_pace(bot_pace)
+    pace = _member(events.BotPace, bot_pace, "invalid_bot_pace", "the bots' pace")
     if not isinstance(show_odds, bool):
         raise CommandError("invalid_show_odds", "say whether players see the odds: true or false")
     if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= rules.MAX_PLAYERS:
@@ -648,7 +649,7 @@ def rematch(code: str, player_id: int | None, *, as_seat: int | None = None) -> 
                 old.seats,
                 old.coach,
                 rematch_of=old.code,
-                bot_pace=old.bot_pace,
+                bot_pace=events.BotPace(old.bot_pace),
                 show_odds=old.show_odds,
             )
         )
@@ -691,7 +692,7 @@ def set_bot_pace(
     pace): the event it appends moves the version on, so any process's copy of the
     game from before it is read again at its next move.
     """
-    chosen = _bot_pace(pace)
+    chosen = _member(events.BotPace, pace, "invalid_bot_pace", "the bots' pace")
     with _command(code) as table:
         host = table.host(player_id, as_seat, "change the bots' pace")
         if table.game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
@@ -701,12 +702,14 @@ def set_bot_pace(
             table.happened.append(events.BotPaceSet(chosen, host.seat, host.name))
 
 
-def _bot_pace(pace: object) -> str:
-    if not isinstance(pace, str) or pace not in Game.BotPace.values:
-        raise CommandError(
-            "invalid_bot_pace", f"the bots' pace is one of {', '.join(Game.BotPace.values)}"
-        )
-    return pace
+E = TypeVar("E", bound=enum.StrEnum)
+
+
+def _member(names: type[E], value: object, code: str, what: str) -> E:
+    """The member of the engine's enum ``names`` that ``value`` names, or ``code``."""
+    if not isinstance(value, str) or value not in list(names):
+        raise CommandError(code, f"{what} is one of {', '.join(names)}")
+    return names(value)
 
 
 def add_bot(
@@ -714,9 +717,7 @@ def add_bot(
 ) -> Player:
     """The host seats a bot of ``level`` (``optimal``, ``casual`` or ``win``) in the next empty
     seat."""
-    if not isinstance(level, str) or level not in Player.Bot.values:
-        raise CommandError("invalid_bot", f"a bot is one of {', '.join(Player.Bot.values)}")
-    bot = Player.Bot(level)
+    bot = _member(events.BotLevel, level, "invalid_bot", "a bot")
     with _command(code) as table:
         table.host(player_id, as_seat, "seat a bot")
         if table.state is not None:
@@ -851,7 +852,7 @@ def _clock_plays(table: Table) -> None:
     assert position is not None  # A deadline runs only while a seat is on turn.
     player = table.players[position.seat]
     while True:
-        move = policies.choose(Player.Bot.OPTIMAL, position)
+        move = policies.choose(events.BotLevel.OPTIMAL, position)
         if move.category is not None:
             _write(table, player, move.category, by=events.BY_CLOCK)
             break
@@ -1215,12 +1216,7 @@ def _snapshot(table: Table, player_id: int | None, here: tuple[set[int], int]) -
         "roll_off": presentation.roll_off_json(state.roll_off) if state else None,
         "winners": list(outcome.winners) if outcome else [],
         "rematch": _rematch_code(game),
-        "recent": [
-            presentation.event_message(
-                e.seq, codec.decode_event(e.kind, e.payload), e.created_at, table.names
-            )
-            for e in recent
-        ],
+        "recent": [presentation.logged_message(_logged(e), table.names) for e in recent],
     }
 
 
@@ -1267,8 +1263,11 @@ def _here(player: Player, seats: set[int]) -> bool:
 
 def log(code: str) -> list[events.Logged]:
     """The log of a game, in order: each event with its number and time."""
-    rows = GameEvent.objects.filter(game__code=code).order_by("seq")
-    return [events.Logged(e.seq, codec.decode_event(e.kind, e.payload), e.created_at) for e in rows]
+    return [_logged(row) for row in GameEvent.objects.filter(game__code=code).order_by("seq")]
+
+
+def _logged(row: GameEvent) -> events.Logged:
+    return events.Logged(row.seq, codec.decode_event(row.kind, row.payload), row.created_at)
 
 
 def replay_events(code: str) -> list[events.AnyEvent]:
@@ -1330,7 +1329,7 @@ def _seat(
         bot=bot,
     )
     table.players.append(player)
-    table.happened.append(events.Joined(player.seat, name, is_host, bot or None))
+    table.happened.append(events.Joined(player.seat, name, is_host, player.level))
     return player
 
 

@@ -11,7 +11,7 @@ import jsonschema
 import msgspec
 import pytest
 
-from games import protocol, rules
+from games import events, presentation, protocol, rules
 from games.protocol import ProtocolError, decode
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -170,8 +170,17 @@ def test_msgspec_names_the_field_where_the_code_looks_for_it() -> None:
 
 
 def test_the_declarations_agree_with_the_rules() -> None:
-    assert list(get_args(protocol.CategoryName)) == [c.value for c in rules.Category]
-    assert list(protocol.Boxes.__struct_fields__) == [c.value for c in rules.Category]
+    # The box names on the wire are rules.Category's: a card has all thirteen, in order.
+    boxes = [c.value for c in rules.Category]
+    defs = protocol.json_schemas()["server.json"]["$defs"]
+    assert set(defs["Category"]["enum"]) == set(boxes)
+    assert defs["Card"]["properties"]["boxes"]["required"] == boxes
+    assert defs["TurnInfo"]["properties"]["options"]["propertyNames"] == {"enum": boxes}
+    assert list(presentation.card_json(rules.Scorecard(rules.OFFICIAL))["boxes"]) == boxes
+    # So are the bots' levels and pace, and who moved for a seat.
+    assert set(defs["BotLevel"]["enum"]) == {level.value for level in events.BotLevel}
+    assert set(defs["BotPace"]["enum"]) == {pace.value for pace in events.BotPace}
+    assert set(defs["By"]["enum"]) == {by.value for by in events.By}
     assert protocol.CreateGame() == protocol.CreateGame(
         preset=rules.OFFICIAL.name, seats=rules.MAX_PLAYERS
     )

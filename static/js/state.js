@@ -31,6 +31,9 @@ export function applyEvent(state, message, categories) {
         connected: Boolean(data.bot), left: false, away: false, handed: false, card: emptyCard(categories),
       });
       break;
+    case "unseated":
+      unseat(state, data);
+      break;
     case "left":
       leave(state, data);
       break;
@@ -96,8 +99,11 @@ export function applyEvent(state, message, categories) {
     case "bot_pace":
       game.bot_pace = data.pace;
       break;
+    case "created":
+    case "chat":
+      break; // Nothing to redraw but the feed.
     default:
-      break; // created, chat: nothing to redraw but the feed.
+      break; // A kind newer than this page: the feed still lists it.
   }
   // The clock comes beside `data` when this event changed it (null: no clock now).
   if ("clock" in message) state.clock = message.clock;
@@ -106,24 +112,26 @@ export function applyEvent(state, message, categories) {
   if (state.recent.length > RECENT_KEPT) state.recent.shift();
 }
 
+// In the lobby a seat that is left is freed, and everyone after it moves up one.
+function unseat(state, data) {
+  const you = state.you;
+  state.players.splice(data.seat, 1);
+  state.players.forEach((p, index) => {
+    p.seat = index;
+    p.host = index === data.host;
+  });
+  if (you) {
+    if (you.seat === data.seat) state.you = null;
+    else {
+      if (you.seat > data.seat) you.seat -= 1;
+      you.host = you.seat === data.host;
+    }
+  }
+}
+
+// In play a seat that is left keeps its number and its card; its turns are skipped.
 function leave(state, data) {
   const you = state.you;
-  if (state.game.status === "lobby") {
-    // In the lobby the seat is freed and everyone after it moves up one.
-    state.players.splice(data.seat, 1);
-    state.players.forEach((p, index) => {
-      p.seat = index;
-      p.host = index === data.host;
-    });
-    if (you) {
-      if (you.seat === data.seat) state.you = null;
-      else {
-        if (you.seat > data.seat) you.seat -= 1;
-        you.host = you.seat === data.host;
-      }
-    }
-    return;
-  }
   state.players[data.seat].left = true;
   if (you && you.seat === data.seat) state.you = null;
   if (state.turn && state.turn.seat === data.seat) {
@@ -175,9 +183,11 @@ export function describe(message, players, labels) {
     case "joined":
       if (data.bot) return [`${data.name} took a seat (a computer player).`];
       return [`${data.name} took a seat${data.host ? " as host" : ""}.`];
+    case "unseated":
+      return [`${data.name} left the table.`];
     case "left":
       if (data.by === "host") return [`${data.name} was removed by the host.`];
-      return [`${data.name} left the ${"next" in data ? "game" : "table"}.`];
+      return [`${data.name} left the game.`];
     case "started":
       return [`The game started: ${data.players.join(", ")}.`];
     case "roll_off": {

@@ -66,85 +66,85 @@ group("applyEvent: joined", () => {
   });
 });
 
-group("applyEvent: left in the lobby", () => {
+group("applyEvent: unseated, a seat freed in the lobby", () => {
   // The protocol's example: Host (seat 0) left, Guest moved from seat 1 to seat 0 and became host.
   test("when the host leaves, everyone after moves up one seat and the first seat is host", () => {
     const state = lobby(["Host", "Guest", "Cy"]);
-    apply(state, event(5, "left", { seat: 0, name: "Host", host: 0 }));
+    apply(state, event(5, "unseated", { seat: 0, name: "Host", host: 0 }));
     assert.deepEqual(seatsAndHosts(state), [[0, "Guest", true], [1, "Cy", false]]);
   });
 
   test("a seat in the middle leaves: the seats after it move up, the host stays", () => {
     const state = lobby(["Ann", "Bob", "Cy", "Dee"]);
-    apply(state, event(6, "left", { seat: 1, name: "Bob", host: 0 }));
+    apply(state, event(6, "unseated", { seat: 1, name: "Bob", host: 0 }));
     assert.deepEqual(seatsAndHosts(state), [[0, "Ann", true], [1, "Cy", false], [2, "Dee", false]]);
   });
 
   test("the last seat leaves: nobody moves", () => {
     const state = lobby(["Ann", "Bob"]);
-    apply(state, event(4, "left", { seat: 1, name: "Bob", host: 0 }));
+    apply(state, event(4, "unseated", { seat: 1, name: "Bob", host: 0 }));
     assert.deepEqual(seatsAndHosts(state), [[0, "Ann", true]]);
   });
 
   test("the last person leaves: the room is empty and nobody is host", () => {
     const state = lobby(["Ann"], { you: 0 });
-    apply(state, event(3, "left", { seat: 0, name: "Ann", host: null }));
+    apply(state, event(3, "unseated", { seat: 0, name: "Ann", host: null }));
     assert.deepEqual(state.players, []);
     assert.equal(state.you, null);
   });
 
   test("your seat moves up when a seat before it leaves", () => {
     const state = lobby(["Ann", "Bob", "Cy"], { you: 2 });
-    apply(state, event(5, "left", { seat: 1, name: "Bob", host: 0 }));
+    apply(state, event(5, "unseated", { seat: 1, name: "Bob", host: 0 }));
     assert.deepEqual(state.you, { seat: 1, name: "Cy", host: false });
   });
 
   test("you become host when the host before you leaves", () => {
     const state = lobby(["Ann", "Bob", "Cy"], { you: 1 });
-    apply(state, event(5, "left", { seat: 0, name: "Ann", host: 0 }));
+    apply(state, event(5, "unseated", { seat: 0, name: "Ann", host: 0 }));
     assert.deepEqual(state.you, { seat: 0, name: "Bob", host: true });
   });
 
   test("your seat stays when a seat after it leaves", () => {
     const state = lobby(["Ann", "Bob", "Cy"], { you: 0 });
-    apply(state, event(5, "left", { seat: 2, name: "Cy", host: 0 }));
+    apply(state, event(5, "unseated", { seat: 2, name: "Cy", host: 0 }));
     assert.deepEqual(state.you, { seat: 0, name: "Ann", host: true });
   });
 
   test("when you leave you are a watcher", () => {
     const state = lobby(["Ann", "Bob"], { you: 1 });
-    apply(state, event(4, "left", { seat: 1, name: "Bob", host: 0 }));
+    apply(state, event(4, "unseated", { seat: 1, name: "Bob", host: 0 }));
     assert.equal(state.you, null);
   });
 
   test("a watcher stays a watcher", () => {
     const state = lobby(["Ann", "Bob"]);
-    apply(state, event(4, "left", { seat: 0, name: "Ann", host: 0 }));
+    apply(state, event(4, "unseated", { seat: 0, name: "Ann", host: 0 }));
     assert.equal(state.you, null);
   });
 
   test("each player keeps its own connection and bot level as it moves up", () => {
     const state = lobby(["Ann", "Bob", "Optimal bot"], { bots: { 2: "optimal" } });
     state.players[1].connected = false;
-    apply(state, event(5, "left", { seat: 0, name: "Ann", host: 0 }));
+    apply(state, event(5, "unseated", { seat: 0, name: "Ann", host: 0 }));
     assert.deepEqual(
       state.players.map((p) => [p.seat, p.name, p.connected, p.bot]),
       [[0, "Bob", false, null], [1, "Optimal bot", true, "optimal"]],
     );
   });
 
-  test("the host takes a bot off its seat (remove_bot): a lobby left", () => {
+  test("the host takes a bot off its seat (remove_bot): unseated", () => {
     const state = lobby(["Ann", "Optimal bot", "Bob"], { you: 2, bots: { 1: "optimal" } });
-    apply(state, event(5, "left", { seat: 1, name: "Optimal bot", host: 0 }));
+    apply(state, event(5, "unseated", { seat: 1, name: "Optimal bot", host: 0 }));
     assert.deepEqual(seatsAndHosts(state), [[0, "Ann", true], [1, "Bob", false]]);
     assert.deepEqual(state.you, { seat: 1, name: "Bob", host: false });
   });
 
   test("the last person leaves a lobby with bots: the bots go too, last seat first", () => {
     const state = lobby(["Ann", "Optimal bot", "Casual bot"], { you: 0, bots: { 1: "optimal", 2: "casual" } });
-    apply(state, event(5, "left", { seat: 0, name: "Ann", host: 0 }));
-    apply(state, event(6, "left", { seat: 1, name: "Casual bot", host: 0 }));
-    apply(state, event(7, "left", { seat: 0, name: "Optimal bot", host: null }));
+    apply(state, event(5, "unseated", { seat: 0, name: "Ann", host: 0 }));
+    apply(state, event(6, "unseated", { seat: 1, name: "Casual bot", host: 0 }));
+    apply(state, event(7, "unseated", { seat: 0, name: "Optimal bot", host: null }));
     assert.deepEqual(state.players, []);
     assert.equal(state.you, null);
   });
@@ -500,9 +500,9 @@ group("describe", () => {
     );
   });
 
-  test("left: the table in the lobby, the game in play, named by the event (the seat is gone)", () => {
-    assert.deepEqual(say("left", { seat: 0, name: "Host", host: 0 }, [{ seat: 0, name: "Guest" }]), ["Host left the table."]);
-    assert.deepEqual(say("left", { seat: 1, name: "Bob", host: null }, []), ["Bob left the table."]);
+  test("unseated leaves the table in the lobby, left the game in play, named by the event (the seat is gone)", () => {
+    assert.deepEqual(say("unseated", { seat: 0, name: "Host", host: 0 }, [{ seat: 0, name: "Guest" }]), ["Host left the table."]);
+    assert.deepEqual(say("unseated", { seat: 1, name: "Bob", host: null }, []), ["Bob left the table."]);
     assert.deepEqual(say("left", { seat: 1, name: "Bob", next: 0 }), ["Bob left the game."]);
     assert.deepEqual(say("left", { seat: 1, name: "Bob", next: null }), ["Bob left the game."]);
   });

@@ -7,9 +7,9 @@ its own. With one roll left a die is worth keeping when it beats a fresh one's
 more, else thrown again: (3 * 3.5 + 4 + 5 + 6) / 6).
 """
 
-import dataclasses
 import random
 
+import msgspec
 import pytest
 
 from games import analysis, events, replay, services
@@ -323,7 +323,7 @@ def test_a_decision_the_clock_or_a_bot_made_is_marked_and_not_counted_as_the_pla
     own = before.players[0]
     # The same game, with its last score (18 in Chance: 4 given up) made for Ana.
     last = max(i for i, event in enumerate(log) if isinstance(event, events.Scored))
-    log[last] = dataclasses.replace(log[last], by=by)
+    log[last] = msgspec.structs.replace(log[last], by=by)
 
     judged = analysis.analyse(log)
     ana = judged.players[0]

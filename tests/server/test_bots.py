@@ -113,7 +113,7 @@ def test_bots_leave_the_lobby_with_the_last_person() -> None:
 
     table.leave("ben")
     assert table.seats() == {}
-    assert table.kinds()[-3:] == ["left", "left", "left"]
+    assert table.kinds()[-3:] == ["unseated", "unseated", "unseated"]
     assert replay(services.replay_events(table.code)).players == ()
 
 

@@ -752,7 +752,7 @@ async def test_a_player_who_leaves_the_lobby_watches_on() -> None:
     alice = await seat(code, "Alice")
     bob = await seat(code, "Bob")
     await bob.send(type="leave")
-    left = await alice.expect("left")
+    left = await alice.expect("unseated")
     assert left["data"] == {"seat": 1, "name": "Bob", "host": 0}
     await bob.send(type="chat", text="bye")
     await bob.expect_error("not_a_player")

@@ -117,7 +117,7 @@ def test_random_games_replay_to_what_is_stored() -> None:
         assert finished.payload["totals"] == totals
     assert refused > GAMES  # The games tried illegal moves too, and none of them left a trace.
     # Every kind of event came up, holds included; the clock's own are in test_clock.py.
-    assert set(GameEvent.Kind) - CLOCK_KINDS == kinds
+    assert set(GameEvent.KINDS) - CLOCK_KINDS == kinds
 
 
 def test_a_game_replays_with_the_dice_held_mid_turn(fixed_dice) -> None:  # type: ignore[no-untyped-def]

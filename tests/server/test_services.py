@@ -148,7 +148,7 @@ def test_leaving_the_lobby_frees_the_seat_and_moves_the_others_up() -> None:
     table.leave("bob")
     assert table.seats() == {"alice": 0, "carol": 1}
     event = table.last_event()
-    assert (event.kind, event.payload) == ("left", {"seat": 1, "name": "bob", "host": 0})
+    assert (event.kind, event.payload) == ("unseated", {"seat": 1, "name": "bob", "host": 0})
 
 
 def test_the_host_role_passes_on_when_the_host_leaves_the_lobby() -> None:
