@@ -16,7 +16,6 @@ command delivers its messages itself once it commits, from its own thread.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import weakref
@@ -28,6 +27,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 
+import msgspec
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
@@ -243,6 +243,9 @@ async def send(code: str, handler: str, messages: list[dict[str, Any]]) -> None:
             await asyncio.sleep(SEND_RETRY)
 
 
+_encoder = msgspec.json.Encoder()
+
+
 async def _group_send(code: str, handler: str, messages: list[dict[str, Any]]) -> None:
     """One group message for all of ``messages``: the consumers' ``handler`` gets
     ``{"versions": [...], "texts": [...]}`` and passes on each text its socket has not had.
@@ -250,7 +253,8 @@ async def _group_send(code: str, handler: str, messages: list[dict[str, Any]]) -
     layer = get_channel_layer()
     if layer is None or not messages:  # pragma: no cover - the settings always set a layer
         return
-    texts = [json.dumps(message) for message in messages]
+    # Each message is encoded once, here, for every socket of every process.
+    texts = [_encoder.encode(message).decode() for message in messages]
     versions = [message.get("version") for message in messages]
     await layer.group_send(
         room_group(code), {"type": handler, "versions": versions, "texts": texts}

@@ -72,7 +72,7 @@ async def test_news_of_a_committed_change_waits_for_redis_to_come_back(monkeypat
     await outbox.send("abc", "game.event", [{"version": 7}])
 
     assert layer.sent == [
-        (room_group("abc"), {"type": "game.event", "versions": [7], "texts": ['{"version": 7}']})
+        (room_group("abc"), {"type": "game.event", "versions": [7], "texts": ['{"version":7}']})
     ]
 
 
