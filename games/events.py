@@ -13,7 +13,7 @@ from the saved game when a message is sent (:mod:`games.presentation`).
 ``tag`` is the ``kind`` in the log, in the model's choices and on the wire; its
 fields, in order, are the payload saved and the ``data`` sent (a field left at
 its default is left out of both). The codec, the JSON Schema of the server's
-messages (:mod:`games.protocol`) and ``GameEvent.Kind`` are derived from
+messages (:mod:`games.protocol`) and ``GameEvent``'s kind choices are derived from
 :data:`EVENT_TYPES`; a new kind is a class here, the rule that makes it, and a
 ``case`` in ``static/js/state.js`` (``tests/test_event_kinds.py`` checks all four).
 
