@@ -27,22 +27,22 @@ from typing import TYPE_CHECKING, Any, Final
 from django.utils import timezone
 
 from games import rules
+from games.room import AWAY_AFTER as AWAY_AFTER
+from games.room import TURN_SECONDS_MAX as TURN_SECONDS_MAX
+from games.room import TURN_SECONDS_MIN as TURN_SECONDS_MIN
+from games.room import check_turn_seconds as check_turn_seconds
 
 if TYPE_CHECKING:
     from games.models import Game, Player
 
-#: The clocks a room may be given, in seconds (the API takes any whole number in range).
-TURN_SECONDS_MIN: Final = 10
-TURN_SECONDS_MAX: Final = 24 * 60 * 60
-#: The choices the home page offers: half a minute, a minute, two, and a day a turn.
+#: The choices the home page offers: half a minute, a minute, two, and a day a turn (the
+#: API takes any whole number of seconds from TURN_SECONDS_MIN to TURN_SECONDS_MAX).
 CHOICES: Final = (30, 60, 120, TURN_SECONDS_MAX)
 #: A room with friends gets a minute a turn unless its host says otherwise: a turn of
 #: Yahtzee takes a person 10 to 30 seconds, so a minute leaves time to think and talk,
 #: while a player who walked away holds the table up one minute, and two turns later a
 #: bot takes the seat. A solo room has no clock: nobody waits for its player.
 DEFAULT_TURN_SECONDS: Final = 60
-#: After this many turns in a row played by the clock, a seat is away.
-AWAY_AFTER: Final = 2
 #: A game in which no person has given a command for this long is abandoned (or for
 #: twice its turn clock, if that is longer: a day-long clock allows two missed turns).
 ABANDON_AFTER: Final = timedelta(hours=24)
@@ -54,22 +54,6 @@ BOT_STALL: Final = timedelta(seconds=15)
 def now() -> datetime:
     """The time, as the services see it (tests replace it with a clock of their own)."""
     return timezone.now()
-
-
-def check_turn_seconds(value: object) -> int | None:
-    """``value`` as a room's clock: ``None`` (no clock) or whole seconds in range.
-
-    Raises :class:`ValueError` with a message for people otherwise.
-    """
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError("turn_seconds is null (no clock) or a whole number of seconds")
-    if not TURN_SECONDS_MIN <= value <= TURN_SECONDS_MAX:
-        raise ValueError(
-            f"a turn lasts {TURN_SECONDS_MIN} to {TURN_SECONDS_MAX} seconds (or null: no clock)"
-        )
-    return value
 
 
 def idle_limit(turn_seconds: int | None) -> timedelta:

@@ -41,16 +41,12 @@ from games import (
     store,
 )
 from games.models import NAME_MAX_LENGTH, Connection, Game, GameEvent, Player
+from games.room import BOT_NAMES, Options, Room, Seat, Status
 from games.strategy import policies
 
 CHAT_MAX_LENGTH = 500
 #: Events a snapshot carries, so a page can show what just happened.
 RECENT_EVENTS = 50
-BOT_NAMES = {
-    Player.Bot.OPTIMAL: "Optimal bot",
-    Player.Bot.CASUAL: "Casual bot",
-    Player.Bot.WIN: "To-win bot",
-}
 #: What a command may change on the game's row (presence counts are kept apart).
 R = TypeVar("R")
 SAVED_FIELDS = [
@@ -121,6 +117,34 @@ class Table:
     @attendance.setter
     def attendance(self, attendance: clock.Attendance) -> None:
         self.game.attendance = attendance.to_json()
+
+    def room(self) -> Room:
+        """The room as the row, its seats and the game in play hold it (:mod:`games.room`).
+
+        Reads the codes of the room's rematch and of the game it is the rematch of.
+        """
+        game, attendance = self.game, self.attendance
+        rematch_of = game.rematch_of.code if game.rematch_of is not None else None
+        return Room(
+            rules=game.rules,
+            seats=game.seats,
+            seated=tuple(
+                Seat(
+                    p.name,
+                    p.bot or None,
+                    away=p.seat in attendance.away,
+                    handed=p.seat in attendance.handed,
+                    ran_out=attendance.ran_out.get(p.seat, 0),
+                )
+                for p in self.players
+            ),
+            host=next((p.seat for p in self.players if p.is_host), None),
+            options=Options(game.coach, game.bot_pace, game.show_odds, game.turn_seconds),
+            status=Status(game.status),
+            game=self.state,
+            rematch_of=rematch_of,
+            rematch=_rematch_code(game),
+        )
 
     def player(
         self,
