@@ -52,7 +52,7 @@ def audit(code: str) -> Audit:
     except replay.ReplayError as error:
         found.problems.append(f"the log does not replay: {error}")
         return found
-    saved = table.room()
+    saved = table.room(links=True)
     for name in _COMPARED:
         if getattr(replayed, name) != getattr(saved, name):
             found.problems.append(

@@ -30,6 +30,7 @@ from games import rules
 from games.room import AWAY_AFTER as AWAY_AFTER
 from games.room import TURN_SECONDS_MAX as TURN_SECONDS_MAX
 from games.room import TURN_SECONDS_MIN as TURN_SECONDS_MIN
+from games.room import Seat
 from games.room import check_turn_seconds as check_turn_seconds
 
 if TYPE_CHECKING:
@@ -87,6 +88,15 @@ class Attendance:
             ran_out={int(seat): int(n) for seat, n in data.get("ran_out", {}).items()},
             away=frozenset(data.get("away", ())),
             handed=frozenset(data.get("handed", ())),
+        )
+
+    @classmethod
+    def of(cls, seated: Sequence[Seat]) -> Attendance:
+        """Who plays which seat beside its player, as the room's seats say."""
+        return cls(
+            ran_out={i: seat.ran_out for i, seat in enumerate(seated) if seat.ran_out},
+            away=frozenset(i for i, seat in enumerate(seated) if seat.away),
+            handed=frozenset(i for i, seat in enumerate(seated) if seat.handed),
         )
 
     def to_json(self) -> dict[str, Any]:

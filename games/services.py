@@ -40,8 +40,8 @@ from games import (
     rules,
     store,
 )
-from games.models import NAME_MAX_LENGTH, Connection, Game, GameEvent, Player
-from games.room import BOT_NAMES, Options, Room, Seat, Status
+from games.models import NAME_MAX_LENGTH, Connection, Game, GameEvent, Player, new_invite_code
+from games.room import Options, Room, RoomError, RoomProgress, Seat, Status, check_bot_pace
 from games.strategy import policies
 
 CHAT_MAX_LENGTH = 500
@@ -118,13 +118,14 @@ class Table:
     def attendance(self, attendance: clock.Attendance) -> None:
         self.game.attendance = attendance.to_json()
 
-    def room(self) -> Room:
+    def room(self, *, links: bool = False) -> Room:
         """The room as the row, its seats and the game in play hold it (:mod:`games.room`).
 
-        Reads the codes of the room's rematch and of the game it is the rematch of.
+        With ``links``, the codes of the room's rematch and of the game it is the rematch
+        of, read from their rows; else ``None`` (no command of the room needs them).
         """
         game, attendance = self.game, self.attendance
-        rematch_of = game.rematch_of.code if game.rematch_of is not None else None
+        rematch_of = game.rematch_of.code if links and game.rematch_of is not None else None
         return Room(
             rules=game.rules,
             seats=game.seats,
@@ -143,8 +144,69 @@ class Table:
             status=Status(game.status),
             game=self.state,
             rematch_of=rematch_of,
-            rematch=_rematch_code(game),
+            rematch=_rematch_code(game) if links else None,
         )
+
+    def seat(self, player_id: int | None, as_seat: int | None = None) -> Player:
+        """The seat ``player_id`` holds, still in the game; ``as_seat`` must be that seat.
+
+        Who may do what from that seat is the room's to say (:meth:`decide`).
+        """
+        for player in self.players:
+            if player.pk == player_id:
+                if self.has_left(player):
+                    raise CommandError("not_a_player", "you have left this game")
+                if as_seat is not None and as_seat != player.seat:
+                    raise CommandError("not_your_seat", "you can only act for your own seat")
+                return player
+        raise CommandError(
+            "not_a_player", "only players in this game can do that; you are watching"
+        )
+
+    def decide(
+        self,
+        command: Callable[[Room], RoomProgress],
+        *,
+        acting: Player | None = None,
+        owners: Iterable[tuple[str, int | None]] = (),
+        links: bool = False,
+    ) -> RoomProgress:
+        """Apply the room ``command`` to this game's room (:meth:`room`, with ``links``) and
+        :meth:`take` what it did.
+
+        The room's refusals are :class:`CommandError`\\ s with the room's code.
+        """
+        with _room_refusals():
+            progress = command(self.room(links=links))
+        return self.take(progress, acting=acting, owners=owners)
+
+    def take(
+        self,
+        progress: RoomProgress,
+        *,
+        acting: Player | None = None,
+        owners: Iterable[tuple[str, int | None]] = (),
+    ) -> RoomProgress:
+        """Take what a room command did: its events to save, the game in play, the options,
+        who is away, and the seats it freed or filled (each filled one belongs to the next
+        browser session and account of ``owners``, or to nobody). A person ``acting`` means
+        the game is not idle."""
+        if acting is not None and not acting.bot:
+            self.game.acted_at = clock.now()
+        owner = iter(owners)
+        for event, after in zip(progress.events, progress.after, strict=True):
+            if isinstance(event, events.Joined):
+                self.players.append(_seat_row(self.game, event, *next(owner, ("", None))))
+            elif isinstance(event, events.Unseated):
+                _free_seat_row(self.players, event)
+            self.happened.append(event)
+            if after.game is not None:
+                self.after[len(self.happened) - 1] = after.game
+        room = progress.room
+        self.state = room.game
+        self.game.coach, self.game.bot_pace = room.options.coach, room.options.bot_pace
+        self.attendance = clock.Attendance.of(room.seated)
+        return progress
 
     def player(
         self,
@@ -408,34 +470,32 @@ def create_game(
     seat's chance to win as the game goes (watchers always do; :mod:`games.chances`);
     it is chosen here, once.
     """
-    rules.get_rules(preset)  # Raises unknown_rules.
-    pace = _bot_pace(bot_pace)
-    if not isinstance(show_odds, bool):
-        raise CommandError("invalid_show_odds", "say whether players see the odds: true or false")
-    if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= rules.MAX_PLAYERS:
-        raise CommandError("invalid_seats", f"a game has 1 to {rules.MAX_PLAYERS} seats")
-    try:
-        turn_seconds = clock.check_turn_seconds(turn_seconds) if seats > 1 else None
-    except ValueError as error:
-        raise CommandError("invalid_turn_seconds", str(error)) from None
+    with _room_refusals():  # Raises unknown_rules, invalid_bot_pace, invalid_seats...
+        created = Room.create(
+            preset,
+            seats,
+            coach=coach,
+            bot_pace=bot_pace,
+            show_odds=show_odds,
+            turn_seconds=turn_seconds,
+        )
     name = clean_name(host_name) if host_name is not None else None
-    coach = seats == 1 if coach is None else bool(coach)
+    options = created.room.options
     with transaction.atomic():
         game = Game.objects.create(
-            preset=preset,
-            seats=seats,
-            coach=coach,
-            turn_seconds=turn_seconds,
-            bot_pace=pace,
-            show_odds=show_odds,
+            preset=created.room.preset,
+            seats=created.room.seats,
+            coach=options.coach,
+            turn_seconds=options.turn_seconds,
+            bot_pace=options.bot_pace,
+            show_odds=options.show_odds,
         )
         table = Table(game, [], None)
-        table.happened.append(
-            events.Created(preset, seats, coach, bot_pace=pace, show_odds=show_odds)
-        )
-        player = _seat(table, name, session_key, user_id) if name is not None else None
+        table.take(created)
+        if name is not None:
+            table.decide(lambda room: room.join(name), owners=[(session_key, user_id)])
         _save(table)
-    return table.game, player
+    return table.game, table.players[0] if table.players else None
 
 
 def join_game(code: str, name: str, *, session_key: str = "", user_id: int | None = None) -> Player:
@@ -450,14 +510,10 @@ def join_game(code: str, name: str, *, session_key: str = "", user_id: int | Non
         for player in table.players:
             if _owns(player, session_key, user_id) and not table.has_left(player):
                 return player
-        if table.game.status != Game.Status.LOBBY:
-            raise CommandError("game_started", "the game has started: you are watching it")
-        if len(table.players) >= table.game.seats:
-            raise CommandError("game_full", "every seat is taken: you are watching the game")
-        if any(names.clash(p.name, name) for p in table.players):
-            looks_taken = f"someone here is already called {name}, or a name that looks the same"
-            raise CommandError("name_taken", looks_taken)
-        return _seat(table, name, session_key, user_id)
+        table.decide(
+            lambda room: room.join(name, clash=names.clash), owners=[(session_key, user_id)]
+        )
+        return table.players[-1]
 
 
 def leave_game(code: str, player_id: int | None, *, as_seat: int | None = None) -> None:
@@ -466,20 +522,11 @@ def leave_game(code: str, player_id: int | None, *, as_seat: int | None = None) 
     In the lobby the seat is freed, the seats after it move up one, and the
     host's role passes on if the host left. In play the seat is marked as left:
     its turns are skipped and its score stands. Bots play on only while a person
-    is at the table: when the last one goes, so do they.
+    is at the table: when the last one goes, so do they (:meth:`games.room.Room.leave`).
     """
     with _command(code) as table:
-        player = table.player(player_id, as_seat, returning=False)
-        if table.state is None:
-            _unseat(table, player)
-            while table.players and all(p.bot for p in table.players):
-                _unseat(table, table.players[-1])  # Last seat first.
-            return
-        leaving = [player]
-        if not any(p is not player and not p.bot and not table.has_left(p) for p in table.players):
-            leaving += [p for p in table.players if p.bot and not table.has_left(p)]
-        for gone in leaving:
-            table.play(table.in_play().leave(gone.seat))  # Raises game_over before any change.
+        player = table.seat(player_id, as_seat)
+        table.decide(lambda room: room.leave(player.seat), acting=player)
 
 
 # --------------------------------------------------------------------------
@@ -493,18 +540,21 @@ def start_game(
     """The host starts the game: the server throws the roll-off until one seat wins it."""
 
     def start(table: Table) -> None:
-        table.host(player_id, as_seat, "start the game")
-        if table.state is not None:
-            raise CommandError("already_started", "the game has already started")
-        state = rules.Game.new(len(table.players), table.game.rules)
-        table.state = state
-        table.happened.append(events.Started(tuple(table.names), state.current))
-        while state.current is None:
-            throws = {seat: dice.roll(rules.DICE_COUNT) for seat in state.roll_off.contenders}
-            table.play(state.throw_roll_off(throws))
-            state = table.state
+        player = table.seat(player_id, as_seat)
+        table.decide(lambda room: _started(room, player.seat), acting=player)
 
     _move(code, start, version=version)
+
+
+def _started(room: Room, host: int) -> RoomProgress:
+    """``room`` started by ``host``, with the roll-off thrown until it is decided."""
+    progress = room.start(host)
+    game = progress.room.game
+    while game is not None and game.phase is rules.Phase.ROLL_OFF:
+        throws = {seat: dice.roll(rules.DICE_COUNT) for seat in game.roll_off.contenders}
+        progress = progress.then(progress.room.throw_roll_off(throws))
+        game = progress.room.game
+    return progress
 
 
 def roll(
@@ -646,41 +696,34 @@ def rematch(code: str, player_id: int | None, *, as_seat: int | None = None) -> 
     goes there. Asked again (two players clicking at once), it gives the same new room.
     """
     with _command(code) as table:
-        player = table.player(player_id, as_seat)  # Raises not_a_player for watchers.
+        player = table.seat(player_id, as_seat)  # Raises not_a_player for watchers.
+        fresh_code = new_invite_code()
+        opened = table.decide(
+            lambda room: room.open_rematch(player.seat, fresh_code), acting=player, links=True
+        )
         old = table.game
-        if old.status != Game.Status.FINISHED:
-            raise CommandError("not_finished", "a rematch can start once the game is over")
-        existing = Game.objects.filter(rematch_of=old).first()
-        if existing is not None:
-            return existing
+        if not any(isinstance(event, events.RematchOpened) for event in opened.events):
+            rematch = Game.objects.get(rematch_of=old)  # Opened already: the same new room.
+            return rematch
+        made = opened.room.rematch_room(old.code)
+        options = made.room.options
         new = Table(
             Game.objects.create(
-                preset=old.preset,
-                seats=old.seats,
-                coach=old.coach,
-                turn_seconds=old.turn_seconds,
-                bot_pace=old.bot_pace,
-                show_odds=old.show_odds,
+                code=fresh_code,
+                preset=made.room.preset,
+                seats=made.room.seats,
+                coach=options.coach,
+                turn_seconds=options.turn_seconds,
+                bot_pace=options.bot_pace,
+                show_odds=options.show_odds,
                 rematch_of=old,
             ),
             [],
             None,
         )
-        new.happened.append(
-            events.Created(
-                old.preset,
-                old.seats,
-                old.coach,
-                rematch_of=old.code,
-                bot_pace=old.bot_pace,
-                show_odds=old.show_odds,
-            )
-        )
-        for stayed in table.players:
-            if not table.has_left(stayed):
-                _seat(new, stayed.name, stayed.session_key, stayed.user_id, bot=stayed.bot)
+        stayed = [p for p in table.players if not table.has_left(p)]
+        new.take(made, owners=[(p.session_key, p.user_id) for p in stayed])
         _save(new)
-        table.happened.append(events.RematchOpened(new.game.code, player.seat, player.name))
     return new.game
 
 
@@ -691,16 +734,12 @@ def rematch(code: str, player_id: int | None, *, as_seat: int | None = None) -> 
 
 def set_coach(code: str, player_id: int | None, on: object, *, as_seat: int | None = None) -> None:
     """The host turns the coach on or off (in the lobby, or during the game)."""
-    if not isinstance(on, bool):
+    if not isinstance(on, bool):  # Before the game is read: a malformed message.
         raise CommandError("invalid_message", "say whether the coach is on: true or false")
 
     def switch(table: Table) -> None:
-        host = table.host(player_id, as_seat, "change the coach")
-        if table.game.status == Game.Status.FINISHED:
-            raise rules.IllegalMoveError("the game is over", code="game_over")
-        if table.game.coach != on:  # Already so: nothing happens, nobody is told.
-            table.game.coach = on
-            table.happened.append(events.CoachSwitched(on, host.seat, host.name))
+        host = table.seat(player_id, as_seat)
+        table.decide(lambda room: room.set_coach(host.seat, on), acting=host)
 
     _move(code, switch)
 
@@ -715,22 +754,11 @@ def set_bot_pace(
     pace): the event it appends moves the version on, so any process's copy of the
     game from before it is read again at its next move.
     """
-    chosen = _bot_pace(pace)
+    with _room_refusals():  # Before the game is read: a malformed message.
+        chosen = check_bot_pace(pace)
     with _command(code) as table:
-        host = table.host(player_id, as_seat, "change the bots' pace")
-        if table.game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
-            raise rules.IllegalMoveError("the game is over", code="game_over")
-        if table.game.bot_pace != chosen:  # Already so: nothing happens, nobody is told.
-            table.game.bot_pace = chosen
-            table.happened.append(events.BotPaceSet(chosen, host.seat, host.name))
-
-
-def _bot_pace(pace: object) -> str:
-    if not isinstance(pace, str) or pace not in Game.BotPace.values:
-        raise CommandError(
-            "invalid_bot_pace", f"the bots' pace is one of {', '.join(Game.BotPace.values)}"
-        )
-    return pace
+        host = table.seat(player_id, as_seat)
+        table.decide(lambda room: room.set_bot_pace(host.seat, chosen), acting=host)
 
 
 def add_bot(
@@ -738,36 +766,19 @@ def add_bot(
 ) -> Player:
     """The host seats a bot of ``level`` (``optimal``, ``casual`` or ``win``) in the next empty
     seat."""
-    if not isinstance(level, str) or level not in Player.Bot.values:
-        raise CommandError("invalid_bot", f"a bot is one of {', '.join(Player.Bot.values)}")
-    bot = Player.Bot(level)
     with _command(code) as table:
-        table.host(player_id, as_seat, "seat a bot")
-        if table.state is not None:
-            raise CommandError("game_started", "bots take their seats before the game starts")
-        if len(table.players) >= table.game.seats:
-            raise CommandError("game_full", "every seat is taken")
-        name, number = BOT_NAMES[bot], 1
-        while any(names.clash(p.name, name) for p in table.players):
-            number += 1
-            name = f"{BOT_NAMES[bot]} {number}"
-        return _seat(table, name, "", bot=bot)
+        host = table.seat(player_id, as_seat)
+        table.decide(lambda room: room.add_bot(host.seat, level, clash=names.clash), acting=host)
+        return table.players[-1]
 
 
 def remove_bot(
     code: str, player_id: int | None, seat: object, *, as_seat: int | None = None
 ) -> None:
     """The host takes the bot in seat ``seat`` off the table before the game starts."""
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        raise CommandError("invalid_message", "name the bot's seat (a whole number)")
     with _command(code) as table:
-        table.host(player_id, as_seat, "take a bot off its seat")
-        if table.state is not None:
-            raise CommandError("game_started", "bots keep their seats once the game starts")
-        bot = next((p for p in table.players if p.seat == seat and p.bot), None)
-        if bot is None:
-            raise CommandError("not_a_bot", f"no bot sits in seat {seat}")
-        _unseat(table, bot)
+        host = table.seat(player_id, as_seat)
+        table.decide(lambda room: room.remove_bot(host.seat, seat), acting=host)
 
 
 # --------------------------------------------------------------------------
@@ -782,9 +793,8 @@ def come_back(code: str, player_id: int | None, *, as_seat: int | None = None) -
     """
 
     def back(table: Table) -> None:
-        away = table.player(player_id, as_seat).seat in table.attendance.away
-        if not any(isinstance(e, events.CameBack) for e in table.happened) and not away:
-            raise CommandError("not_away", "you are not away: the game waits for your turns")
+        player = table.seat(player_id, as_seat)
+        table.decide(lambda room: room.come_back(player.seat), acting=player)
 
     _move(code, back)
 
@@ -794,8 +804,8 @@ def remove_player(
 ) -> None:
     """The host takes an away (or disconnected) player out of the game; their score stands."""
     with _command(code) as table:
-        _, gone = _host_over(table, player_id, seat, as_seat, "remove a player")
-        table.play(table.in_play().leave(gone.seat), by=events.BY_HOST)
+        host, here = table.seat(player_id, as_seat), _connected_seat(table, seat)
+        table.decide(lambda room: room.remove_player(host.seat, seat, connected=here), acting=host)
 
 
 def hand_to_bot(
@@ -803,30 +813,14 @@ def hand_to_bot(
 ) -> None:
     """The host hands an away (or disconnected) player's seat to a bot for the rest of the game."""
     with _command(code) as table:
-        host, seated = _host_over(table, player_id, seat, as_seat, "hand a seat to a bot")
-        table.attendance = table.attendance.with_handed(seated.seat)
-        table.happened.append(events.Handed(seated.seat, seated.name, host.seat))
+        host, here = table.seat(player_id, as_seat), _connected_seat(table, seat)
+        table.decide(lambda room: room.hand_to_bot(host.seat, seat, connected=here), acting=host)
 
 
-def _host_over(
-    table: Table, player_id: int | None, seat: object, as_seat: int | None, doing: str
-) -> tuple[Player, Player]:
-    """The host, and the seat ``seat`` they act on: another person in the game in play who
-    is away or has no connection (nobody is put out while they are playing)."""
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        raise CommandError("invalid_message", "name the player's seat (a whole number)")
-    host = table.host(player_id, as_seat, doing)
-    table.in_play()
+def _connected_seat(table: Table, seat: object) -> bool:
+    """Whether the seat ``seat`` of ``table`` has a live connection now."""
     other = next((p for p in table.players if p.seat == seat), None)
-    if other is None or other is host or other.bot or table.has_left(other):
-        raise CommandError("not_a_player", f"seat {seat} is not another person in this game")
-    if seat in table.attendance.handed:
-        raise CommandError("handed_to_bot", f"a bot already plays {other.name}'s seat")
-    if other.pk in connected(table.game)[0] and not table.attendance.is_away(other.seat):
-        raise CommandError(
-            "not_away", f"{other.name} is here and playing: only an away player can be"
-        )
-    return host, other
+    return other is not None and other.pk in connected(table.game)[0]
 
 
 def wake(code: str) -> None:
@@ -1339,37 +1333,40 @@ def _owns(player: Player, session_key: str, user_id: int | None) -> bool:
     return by_session or (user_id is not None and player.user_id == user_id)
 
 
-def _seat(
-    table: Table, name: str, session_key: str, user_id: int | None = None, *, bot: str = ""
-) -> Player:
-    """Seat ``name`` in the next seat of the lobby; the first person to sit is the host."""
-    is_host = not table.players and not bot
-    player = Player.objects.create(
-        game=table.game,
-        seat=len(table.players),
-        name=name,
-        is_host=is_host,
+def _seat_row(game: Game, joined: events.Joined, session_key: str, user_id: int | None) -> Player:
+    """The row of the seat ``joined`` took, held by the browser ``session_key`` and the
+    account ``user_id`` (a bot's by nobody)."""
+    return Player.objects.create(
+        game=game,
+        seat=joined.seat,
+        name=joined.name,
+        is_host=joined.host,
         session_key=session_key,
         user_id=user_id,
-        bot=bot,
+        bot=joined.bot or "",
     )
-    table.players.append(player)
-    table.happened.append(events.Joined(player.seat, name, is_host, bot or None))
-    return player
 
 
-def _unseat(table: Table, player: Player) -> None:
-    """Free ``player``'s seat in the lobby: the seats after it move up, the host passes on."""
-    table.players.remove(player)
-    player.delete()
+def _free_seat_row(players: list[Player], unseated: events.Unseated) -> None:
+    """Delete the row of the seat freed in the lobby; the seats after it move up, and the
+    host is the one the room says."""
+    gone = players.pop(unseated.seat)
+    gone.delete()
     # One row at a time, lowest first, so no two seats are ever equal mid-way.
-    for p in table.players:
-        if p.seat > player.seat:
-            p.seat -= 1
-            p.save(update_fields=["seat"])
-    host = next((p for p in table.players if p.is_host), None)
-    if host is None and table.players:
-        host = next((p for p in table.players if not p.bot), table.players[0])  # A person first.
-        host.is_host = True
-        host.save(update_fields=["is_host"])
-    table.happened.append(events.Unseated(player.seat, player.name, host.seat if host else None))
+    for player in players[unseated.seat :]:
+        player.seat -= 1
+        player.save(update_fields=["seat"])
+    for player in players:
+        if player.is_host != (player.seat == unseated.host):
+            player.is_host = player.seat == unseated.host
+            player.save(update_fields=["is_host"])
+
+
+@contextmanager
+def _room_refusals() -> Iterator[None]:
+    """The room's refusals (:class:`games.room.RoomError`) as the services' own; the rules'
+    (a finished game, not your turn) stay as they are."""
+    try:
+        yield
+    except RoomError as error:
+        raise CommandError(error.code, str(error)) from None
