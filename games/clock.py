@@ -20,7 +20,7 @@ games that are due; how a wake-up acts exactly once is told there and in
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
@@ -112,25 +112,6 @@ class Attendance:
     def is_away(self, seat: int) -> bool:
         """Whether a bot plays ``seat``'s turns (away, or handed to a bot)."""
         return seat in self.away or seat in self.handed
-
-    def clock_played(self, seat: int) -> Attendance:
-        """The clock played a whole turn for ``seat``."""
-        return replace(self, ran_out={**self.ran_out, seat: self.ran_out.get(seat, 0) + 1})
-
-    def goes_away(self, seat: int) -> bool:
-        """Whether the clock has now played enough turns in a row for ``seat`` to be away."""
-        return seat not in self.away and self.ran_out.get(seat, 0) >= AWAY_AFTER
-
-    def with_away(self, seat: int) -> Attendance:
-        return replace(self, away=self.away | {seat})
-
-    def acted(self, seat: int) -> Attendance:
-        """``seat``'s player gave a command: the clock's count starts again, and they are back."""
-        ran_out = {s: n for s, n in self.ran_out.items() if s != seat}
-        return replace(self, ran_out=ran_out, away=self.away - {seat})
-
-    def with_handed(self, seat: int) -> Attendance:
-        return replace(self, handed=self.handed | {seat}, away=self.away - {seat})
 
 
 def people_present(

@@ -347,7 +347,7 @@ class Room:
         game: its turns are skipped and its card stands. Bots play on only while a person
         is at the table: when the last one goes, so do they (until the game is over).
         """
-        progress = self._acting(seat, returning=False)
+        progress = self.acting(seat, returning=False)
         room = progress.room
         if room.game is None:
             progress = progress.then(room._unseat(seat))
@@ -414,6 +414,14 @@ class Room:
         if not its own player (:data:`~games.events.BY_CLOCK`, :data:`~games.events.BY_BOT`)."""
         return self._move(seat, by, lambda game: game.roll(seat, fresh, hold))
 
+    def to_throw(self, seat: int, hold: Iterable[int] = (), *, by: str | None = None) -> int:
+        """How many fresh dice ``seat``'s :meth:`roll` keeping ``hold`` needs: the server
+        throws them. Refused as that roll would be, before any die is thrown."""
+        game = self.acting(seat, by=by).room._in_play()
+        if game.on_turn != seat:
+            game.roll(seat, (), hold)  # Raises not_your_turn, roll_off_pending.
+        return game.turn.to_throw(hold)
+
     def hold(self, seat: int, hold: Iterable[int], *, by: str | None = None) -> RoomProgress:
         """``seat`` shows the dice (positions 0 to 4) it means to keep for its next roll."""
         return self._move(seat, by, lambda game: game.hold(seat, hold))
@@ -431,8 +439,8 @@ class Room:
         self, seat: int, by: str | None, move: Callable[[Game], Progress], *, logged: bool = False
     ) -> RoomProgress:
         """``seat``'s ``move`` of play, made ``by`` someone else for it or by its own player;
-        ``logged``: replayed from the log (see :meth:`_acting`)."""
-        acted = self._acting(seat, by=by, logged=logged)
+        ``logged``: replayed from the log (see :meth:`acting`)."""
+        acted = self.acting(seat, by=by, logged=logged)
         progress = acted.then(acted.room._played(move(acted.room._in_play()), by))
         if by != events.BY_CLOCK or not isinstance(progress.events[-1], events.Scored):
             return progress
@@ -481,14 +489,14 @@ class Room:
 
     def chat(self, seat: int, text: str) -> RoomProgress:
         """``seat`` says ``text`` (checked and stripped by the server) to the table."""
-        acted = self._acting(seat)
+        acted = self.acting(seat)
         name = acted.room.seated[seat].name
         return acted.then(_told(acted.room, events.Chat(seat=seat, name=name, text=text)))
 
     def open_rematch(self, seat: int, code: str) -> RoomProgress:
         """``seat`` opens the finished game's rematch, the room ``code``
         (:meth:`rematch_room`). Opened already: nothing more happens."""
-        acted = self._acting(seat)
+        acted = self.acting(seat)
         room = acted.room
         if room.status is not Status.FINISHED:
             raise RoomError("a rematch can start once the game is over", code="not_finished")
@@ -503,7 +511,7 @@ class Room:
     def come_back(self, seat: int) -> RoomProgress:
         """The away player of ``seat`` is back: their turns wait for them again. (Any command
         of theirs does the same; this one does only that.)"""
-        acted = self._acting(seat)
+        acted = self.acting(seat)
         if not acted.events:
             raise RoomError("you are not away: the game waits for your turns", code="not_away")
         return acted
@@ -593,7 +601,7 @@ class Room:
         seated = (*self.seated[:seat], sitting, *self.seated[seat + 1 :])
         return dataclasses.replace(self, seated=seated)
 
-    def _acting(
+    def acting(
         self, seat: int, *, by: str | None = None, returning: bool = True, logged: bool = False
     ) -> RoomProgress:
         """The room once ``seat`` gives a command, or its refusal.
@@ -627,7 +635,7 @@ class Room:
         return _told(room)
 
     def _host(self, seat: int, doing: str) -> RoomProgress:
-        acted = self._acting(seat)
+        acted = self.acting(seat)
         if seat != self.host:
             raise RoomError(f"only the host can {doing}", code="not_host")
         return acted

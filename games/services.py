@@ -18,7 +18,6 @@ Nothing is written when a command fails.
 from __future__ import annotations
 
 import copy
-import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -43,6 +42,7 @@ from games import (
 from games.models import NAME_MAX_LENGTH, Connection, Game, GameEvent, Player, new_invite_code
 from games.room import Options, Room, RoomError, RoomProgress, Seat, Status, check_bot_pace
 from games.strategy import policies
+from games.strategy.policies import Move
 
 CHAT_MAX_LENGTH = 500
 #: Events a snapshot carries, so a page can show what just happened.
@@ -216,49 +216,15 @@ class Table:
         by: str | None = None,
         returning: bool = True,
     ) -> Player:
-        """The seat ``player_id`` holds, still in the game; ``as_seat`` must be that seat.
-
-        A command of the seat's own player (``by`` is ``None``) is a person at the table:
-        the game is not idle, the clock's count for the seat starts again, and an away
-        player is back (unless ``returning`` is false: leaving is not coming back). A
-        bot may play for the seat (``by`` :data:`~games.events.BY_BOT`) only while it is
-        away; a seat handed to a bot is the bot's alone.
+        """The seat ``player_id`` holds, still in the game, for a question of that seat (the
+        coach's, the odds'); ``as_seat`` must be that seat, and the room must let the seat
+        act (:meth:`games.room.Room.acting`: an away player asking is back).
         """
-        for player in self.players:
-            if player.pk == player_id:
-                if self.has_left(player):
-                    raise CommandError("not_a_player", "you have left this game")
-                if as_seat is not None and as_seat != player.seat:
-                    raise CommandError("not_your_seat", "you can only act for your own seat")
-                attendance = self.attendance
-                if by == events.BY_BOT and not attendance.is_away(player.seat):
-                    raise CommandError("not_away", f"{player.name} is playing for themselves")
-                if by is None and player.seat in attendance.handed:
-                    raise CommandError(
-                        "handed_to_bot", "the host handed your seat to a bot for this game"
-                    )
-                if by is None and not player.bot:
-                    self._person_acted(player, attendance, returning=returning)
-                return player
-        raise CommandError(
-            "not_a_player", "only players in this game can do that; you are watching"
+        player = self.seat(player_id, as_seat)
+        acting = player if by is None else None
+        self.decide(
+            lambda room: room.acting(player.seat, by=by, returning=returning), acting=acting
         )
-
-    def _person_acted(
-        self, player: Player, attendance: clock.Attendance, *, returning: bool
-    ) -> None:
-        self.game.acted_at = clock.now()
-        if not returning:
-            return
-        if player.seat in attendance.away:
-            self.happened.append(events.CameBack(player.seat, player.name))
-        self.attendance = attendance.acted(player.seat)
-
-    def host(self, player_id: int | None, as_seat: int | None, doing: str) -> Player:
-        """The acting seat, which must be the host's, for a command only the host may give."""
-        player = self.player(player_id, as_seat)
-        if not player.is_host:
-            raise CommandError("not_host", f"only the host can {doing}")
         return player
 
     def in_play(self) -> rules.Game:
@@ -270,18 +236,6 @@ class Table:
         if self.game.status == Game.Status.ABANDONED:
             raise rules.IllegalMoveError("the game is over: it was abandoned", code="game_over")
         return self.state
-
-    def play(self, progress: rules.Progress, *, by: str | None = None) -> None:
-        """Take the rules' new game and its events; the command's own event marked ``by``
-        (the clock, a bot or the host) when someone else made it for the seat."""
-        self.state = progress.game
-        made, *more = progress.events
-        marked = events.Rolled | events.Held | events.Scored | events.Left
-        if by is not None and isinstance(made, marked):
-            made = dataclasses.replace(made, by=by)
-        self.happened += [made, *more]
-        for index in range(len(self.happened) - len(progress.events), len(self.happened)):
-            self.after[index] = progress.game
 
     def bot_on_turn(self) -> bool:
         """Whether a bot is on turn (a bot's seat, or a bot standing in for an away player):
@@ -573,22 +527,21 @@ def roll(
     kept = rules.parse_hold(hold)
 
     def throw(table: Table) -> None:
-        _throw(table, table.player(player_id, as_seat, by=by), kept, by=by)
+        player = table.seat(player_id, as_seat)
+        table.decide(lambda room: _rolled(room, player.seat, kept, by), acting=_person(player, by))
 
     _move(code, throw, version=version)
 
 
-def _throw(table: Table, player: Player, kept: frozenset[int], *, by: str | None = None) -> None:
-    """``player`` keeps the dice at ``kept`` and throws the rest, if the rules allow."""
-    state = table.in_play()
-    # Dice are thrown only for the player on turn; for anyone else the rules say why not.
-    fresh = dice.roll(state.turn.to_throw(kept)) if state.current == player.seat else []
-    table.play(state.roll(player.seat, fresh, kept), by=by)  # Raises not_your_turn...
+def _rolled(room: Room, seat: int, kept: frozenset[int], by: str | None) -> RoomProgress:
+    """``seat`` keeps the dice at ``kept`` and throws the rest, if the room allows: the dice
+    are thrown only then."""
+    return room.roll(seat, dice.roll(room.to_throw(seat, kept, by=by)), kept, by=by)
 
 
-def _write(table: Table, player: Player, box: rules.Category, *, by: str | None = None) -> None:
-    """``player`` writes the dice in ``box``, if the rules allow; the turn passes on."""
-    table.play(table.in_play().score(player.seat, box), by=by)  # Raises box_filled...
+def _person(player: Player, by: str | None) -> Player | None:
+    """``player``, acting, if the command is their own (not one a bot or the clock made)."""
+    return player if by is None else None
 
 
 def hold(
@@ -608,8 +561,8 @@ def hold(
     kept = rules.parse_hold(hold)
 
     def show(table: Table) -> None:
-        player = table.player(player_id, as_seat, by=by)
-        table.play(table.in_play().hold(player.seat, kept), by=by)  # Raises not_your_turn...
+        player = table.seat(player_id, as_seat)
+        table.decide(lambda room: room.hold(player.seat, kept, by=by), acting=_person(player, by))
 
     _move(code, show)
 
@@ -627,7 +580,8 @@ def score(
     box = rules.Category.parse(category)
 
     def write(table: Table) -> None:
-        _write(table, table.player(player_id, as_seat, by=by), box, by=by)
+        player = table.seat(player_id, as_seat)
+        table.decide(lambda room: room.score(player.seat, box, by=by), acting=_person(player, by))
 
     _move(code, write, version=version)
 
@@ -658,14 +612,19 @@ def chat(code: str, player_id: int | None, text: object, *, as_seat: int | None 
     counted: list[CommandError | None] = []
 
     def say(table: Table) -> None:
-        player = table.player(player_id, as_seat)
-        if table.game.version >= settings.LIMIT_LOG_EVENTS:
-            raise CommandError("log_full", "this game's record is full: chat is closed")
-        if not counted:
-            counted.append(_count_chat(player, table.game.status))
-        if counted[0] is not None:
-            raise counted[0]
-        table.happened.append(events.Chat(player.seat, player.name, text))
+        player = table.seat(player_id, as_seat)
+
+        def said(room: Room) -> RoomProgress:
+            progress = room.chat(player.seat, text)  # Raises handed_to_bot before any count.
+            if table.game.version >= settings.LIMIT_LOG_EVENTS:
+                raise CommandError("log_full", "this game's record is full: chat is closed")
+            if not counted:
+                counted.append(_count_chat(player, table.game.status))
+            if counted[0] is not None:
+                raise counted[0]
+            return progress
+
+        table.decide(said, acting=player)
 
     _move(code, say)
 
@@ -851,8 +810,8 @@ def wake(code: str) -> None:
             game.save(update_fields=["wake_at"])
             return
         if clock.abandoned_at(game, at) <= at:
+            table.decide(lambda room: room.abandon())
             game.status, game.finished_at = Game.Status.ABANDONED, at
-            table.happened.append(events.Abandoned())
         elif game.deadline is not None and game.deadline <= at:
             _clock_plays(table)
         else:  # A bot on turn that should have moved: its driver stopped with its process.
@@ -864,23 +823,23 @@ def wake(code: str) -> None:
 
 def _clock_plays(table: Table) -> None:
     """The turn's time ran out: play the rest of it as the optimal strategy would."""
-    state = table.in_play()
-    position = state.position()
+    position = table.in_play().position()
     assert position is not None  # A deadline runs only while a seat is on turn.
-    player = table.players[position.seat]
-    while True:
-        move = policies.choose(Player.Bot.OPTIMAL, position)
-        if move.category is not None:
-            _write(table, player, move.category, by=events.BY_CLOCK)
-            break
-        _throw(table, player, frozenset(move.hold), by=events.BY_CLOCK)
+    while not _clock_moves(table, position.seat, policies.choose(Player.Bot.OPTIMAL, position)):
         position = table.in_play().position()
         assert position is not None
-    attendance = table.attendance.clock_played(player.seat)
-    if attendance.goes_away(player.seat) and not table.in_play().is_over:
-        attendance = attendance.with_away(player.seat)
-        table.happened.append(events.WentAway(player.seat, player.name))
-    table.attendance = attendance
+
+
+def _clock_moves(table: Table, seat: int, move: Move) -> bool:
+    """The clock makes ``move`` for ``seat``; whether it ended the turn (a score, which the
+    room counts: after enough of them in a row the seat is away)."""
+    box, by = move.category, events.BY_CLOCK
+    if box is not None:
+        table.decide(lambda room: room.score(seat, box, by=by))
+        return True
+    kept = frozenset(move.hold)
+    table.decide(lambda room: _rolled(room, seat, kept, by))
+    return False
 
 
 def coach_view(
