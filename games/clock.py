@@ -30,11 +30,11 @@ from games import rules
 from games.room import AWAY_AFTER as AWAY_AFTER
 from games.room import TURN_SECONDS_MAX as TURN_SECONDS_MAX
 from games.room import TURN_SECONDS_MIN as TURN_SECONDS_MIN
-from games.room import Seat
+from games.room import Room, Seat
 from games.room import check_turn_seconds as check_turn_seconds
 
 if TYPE_CHECKING:
-    from games.models import Game, Player
+    from games.models import Game
 
 #: The choices the home page offers: half a minute, a minute, two, and a day a turn (the
 #: API takes any whole number of seconds from TURN_SECONDS_MIN to TURN_SECONDS_MAX).
@@ -114,28 +114,6 @@ class Attendance:
         return seat in self.away or seat in self.handed
 
 
-def people_present(
-    players: Sequence[Player], state: rules.Game, attendance: Attendance
-) -> list[int]:
-    """The seats of people still playing for themselves: not bots, not gone, not away."""
-    return [
-        p.seat
-        for p in players
-        if not p.bot and p.seat not in state.left and not attendance.is_away(p.seat)
-    ]
-
-
-def stand_in_on_turn(players: Sequence[Player], state: rules.Game, attendance: Attendance) -> bool:
-    """Whether a bot plays the turn in play for a person: the seat on turn is away and
-    someone is still at the table to play with (with nobody there, the game waits)."""
-    seat = state.on_turn
-    return (
-        seat is not None
-        and attendance.is_away(seat)
-        and bool(people_present(players, state, attendance))
-    )
-
-
 def turn_key(state: rules.Game | None) -> tuple[int, int] | None:
     """Which turn is in play: its seat and how many boxes that seat has filled."""
     seat = state.on_turn if state is not None else None
@@ -146,34 +124,33 @@ def turn_key(state: rules.Game | None) -> tuple[int, int] | None:
 
 def schedule(
     game: Game,
-    players: Sequence[Player],
-    state: rules.Game | None,
+    room: Room,
     *,
     before: rules.Game | None,
     at: datetime,
     restart: bool = False,
 ) -> None:
-    """Set ``game``'s turn deadline and wake-up time for the play ``state``, as of ``at``.
+    """Set ``game``'s turn deadline and wake-up time for the ``room`` as it is (its game in
+    play and who is away), as of ``at``.
 
     The deadline runs while a person who is not away is on turn in a room with a
     clock; it starts when their turn does (``before`` was another turn), or again
     with ``restart`` (they came back). The wake-up time is the first of: the
     deadline, a bot on turn that should have moved by then, and the abandonment.
     """
+    state = room.game
     if game.status != "playing" or state is None or state.on_turn is None:
         game.deadline = game.wake_at = None
         return
-    attendance = Attendance.from_json(game.attendance)
-    seat = state.on_turn
-    person = not players[seat].bot
-    if game.turn_seconds is None or not person or attendance.is_away(seat):
+    sitting = room.seated[state.on_turn]
+    if game.turn_seconds is None or sitting.bot is not None or sitting.stood_in:
         game.deadline = None
     elif game.deadline is None or restart or turn_key(before) != turn_key(state):
         game.deadline = at + timedelta(seconds=game.turn_seconds)
     wake = [abandoned_at(game, at)]
     if game.deadline is not None:
         wake.append(game.deadline)
-    if not person or stand_in_on_turn(players, state, attendance):
+    if room.bot_on_turn():
         wake.append(at + BOT_STALL)
     game.wake_at = min(wake)
 

@@ -629,6 +629,8 @@ class Room:
             )
         if by is not None or sitting.bot is not None or not returning:
             return _told(self)
+        if not sitting.away and not sitting.ran_out:
+            return _told(self)  # Nothing to start again: the same room.
         room = self._with(seat, dataclasses.replace(sitting, away=False, ran_out=0))
         if sitting.away:
             return _told(room, events.CameBack(seat=seat, name=sitting.name))

@@ -240,13 +240,7 @@ class Table:
     def bot_on_turn(self) -> bool:
         """Whether a bot is on turn (a bot's seat, or a bot standing in for an away player):
         the one answer for the pipeline, the bots and a new socket."""
-        state = self.state
-        seat = state.on_turn if state is not None else None
-        if state is None or seat is None:
-            return False
-        return bool(self.players[seat].bot) or clock.stand_in_on_turn(
-            self.players, state, self.attendance
-        )
+        return self.room().bot_on_turn()
 
     def copy(self) -> Table:
         """A copy to apply a command to, leaving this one as it was if the command fails."""
@@ -348,7 +342,7 @@ def _save(table: Table, *, in_one_statement: bool = False) -> bool:
         isinstance(e, events.CameBack) and state is not None and e.seat == state.on_turn
         for e in table.happened
     )
-    clock.schedule(game, table.players, state, before=table.before, at=now, restart=came_back)
+    clock.schedule(game, table.room(), before=table.before, at=now, restart=came_back)
     rows = []
     for event in table.happened:
         game.version += 1
@@ -434,18 +428,8 @@ def create_game(
             turn_seconds=turn_seconds,
         )
     name = clean_name(host_name) if host_name is not None else None
-    options = created.room.options
     with transaction.atomic():
-        game = Game.objects.create(
-            preset=created.room.preset,
-            seats=created.room.seats,
-            coach=options.coach,
-            turn_seconds=options.turn_seconds,
-            bot_pace=options.bot_pace,
-            show_odds=options.show_odds,
-        )
-        table = Table(game, [], None)
-        table.take(created)
+        table = _opened(created)
         if name is not None:
             table.decide(lambda room: room.join(name), owners=[(session_key, user_id)])
         _save(table)
@@ -664,26 +648,42 @@ def rematch(code: str, player_id: int | None, *, as_seat: int | None = None) -> 
         if not any(isinstance(event, events.RematchOpened) for event in opened.events):
             rematch = Game.objects.get(rematch_of=old)  # Opened already: the same new room.
             return rematch
-        made = opened.room.rematch_room(old.code)
-        options = made.room.options
-        new = Table(
-            Game.objects.create(
-                code=fresh_code,
-                preset=made.room.preset,
-                seats=made.room.seats,
-                coach=options.coach,
-                turn_seconds=options.turn_seconds,
-                bot_pace=options.bot_pace,
-                show_odds=options.show_odds,
-                rematch_of=old,
-            ),
-            [],
-            None,
-        )
         stayed = [p for p in table.players if not table.has_left(p)]
-        new.take(made, owners=[(p.session_key, p.user_id) for p in stayed])
+        new = _opened(
+            opened.room.rematch_room(old.code),
+            owners=[(p.session_key, p.user_id) for p in stayed],
+            code=fresh_code,
+            rematch_of=old,
+        )
         _save(new)
     return new.game
+
+
+def _opened(
+    created: RoomProgress,
+    *,
+    owners: Iterable[tuple[str, int | None]] = (),
+    code: str | None = None,
+    rematch_of: Game | None = None,
+) -> Table:
+    """The row of the room just ``created`` (with invite ``code``, or a fresh one), and its
+    seats, each held by the next of ``owners``: the table to save."""
+    room, options = created.room, created.room.options
+    row = Game(
+        preset=room.preset,
+        seats=room.seats,
+        coach=options.coach,
+        turn_seconds=options.turn_seconds,
+        bot_pace=options.bot_pace,
+        show_odds=options.show_odds,
+        rematch_of=rematch_of,
+    )
+    if code is not None:
+        row.code = code
+    row.save(force_insert=True)
+    table = Table(row, [], None)
+    table.take(created, owners=owners)
+    return table
 
 
 # --------------------------------------------------------------------------
@@ -815,7 +815,7 @@ def wake(code: str) -> None:
         elif game.deadline is not None and game.deadline <= at:
             _clock_plays(table)
         else:  # A bot on turn that should have moved: its driver stopped with its process.
-            clock.schedule(game, table.players, state, before=state, at=at)
+            clock.schedule(game, table.room(), before=state, at=at)
             game.save(update_fields=["wake_at"])
             if table.bot_on_turn():
                 transaction.on_commit(lambda: outbox.post(code, "game.event", [], bot=True))
