@@ -221,9 +221,9 @@ class Table:
         act (:meth:`games.room.Room.acting`: an away player asking is back).
         """
         player = self.seat(player_id, as_seat)
-        acting = player if by is None else None
         self.decide(
-            lambda room: room.acting(player.seat, by=by, returning=returning), acting=acting
+            lambda room: room.acting(player.seat, by=by, returning=returning),
+            acting=_person(player, by),
         )
         return player
 
