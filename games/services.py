@@ -748,7 +748,8 @@ def remove_bot(
 def come_back(code: str, player_id: int | None, *, as_seat: int | None = None) -> None:
     """An away player is back ("I'm back"): their turns wait for them again.
 
-    Any command of theirs does the same (:meth:`Table.player`); this one does only that.
+    Any command of theirs does the same (:meth:`games.room.Room.acting`); this one does only
+    that.
     """
 
     def back(table: Table) -> None:
