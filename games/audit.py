@@ -9,7 +9,7 @@ tests run it after killing processes and restarting PostgreSQL and Redis.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from games import replay, services
 from games.models import Game
@@ -29,9 +29,11 @@ class Audit:
 
 
 def audit(code: str) -> Audit:
-    """Replay ``code``'s log and compare the room it ends with to the saved one."""
-    game, players, state = services.rules_state(code)
-    here = services.presence(game, players)
+    """Replay ``code``'s log and compare the room it ends with to the saved one
+    (:meth:`games.services.Table.room`)."""
+    table = services.table(code)
+    game = table.game
+    here = services.presence(game, table.players)
     found = Audit(
         code=code,
         status=game.status,
@@ -50,21 +52,24 @@ def audit(code: str) -> Audit:
     except replay.ReplayError as error:
         found.problems.append(f"the log does not replay: {error}")
         return found
-    saved = replay.Room(
-        preset=game.preset,
-        seats=game.seats,
-        status=game.status,
-        players=tuple(p.name for p in players),
-        host=next((p.seat for p in players if p.is_host), None),
-        game=state,
-    )
-    for name in ("preset", "seats", "status", "players", "host", "game"):
+    saved = table.room(links=True)
+    for name in _COMPARED:
         if getattr(replayed, name) != getattr(saved, name):
             found.problems.append(
                 f"{name}: the log replays to {getattr(replayed, name)!r}, "
                 f"the tables hold {getattr(saved, name)!r}"
             )
+    # The log does not record the turn clock; the rest of the host's options it does.
+    if replace(replayed.options, turn_seconds=None) != replace(saved.options, turn_seconds=None):
+        found.problems.append(
+            f"options: the log replays to {replayed.options!r}, the tables hold {saved.options!r}"
+        )
     return found
+
+
+#: What the replayed room and the saved one must agree on, besides the options. Not the
+#: code of the game this one is the rematch of: that game may have been deleted since.
+_COMPARED = ("preset", "seats", "status", "players", "seated", "host", "game", "rematch")
 
 
 def audit_all(codes: list[str] | None = None) -> list[Audit]:

@@ -20,29 +20,30 @@ games that are due; how a wake-up acts exactly once is told there and in
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
 from django.utils import timezone
 
 from games import rules
+from games.room import AWAY_AFTER as AWAY_AFTER
+from games.room import TURN_SECONDS_MAX as TURN_SECONDS_MAX
+from games.room import TURN_SECONDS_MIN as TURN_SECONDS_MIN
+from games.room import Room, Seat
+from games.room import check_turn_seconds as check_turn_seconds
 
 if TYPE_CHECKING:
-    from games.models import Game, Player
+    from games.models import Game
 
-#: The clocks a room may be given, in seconds (the API takes any whole number in range).
-TURN_SECONDS_MIN: Final = 10
-TURN_SECONDS_MAX: Final = 24 * 60 * 60
-#: The choices the home page offers: half a minute, a minute, two, and a day a turn.
+#: The choices the home page offers: half a minute, a minute, two, and a day a turn (the
+#: API takes any whole number of seconds from TURN_SECONDS_MIN to TURN_SECONDS_MAX).
 CHOICES: Final = (30, 60, 120, TURN_SECONDS_MAX)
 #: A room with friends gets a minute a turn unless its host says otherwise: a turn of
 #: Yahtzee takes a person 10 to 30 seconds, so a minute leaves time to think and talk,
 #: while a player who walked away holds the table up one minute, and two turns later a
 #: bot takes the seat. A solo room has no clock: nobody waits for its player.
 DEFAULT_TURN_SECONDS: Final = 60
-#: After this many turns in a row played by the clock, a seat is away.
-AWAY_AFTER: Final = 2
 #: A game in which no person has given a command for this long is abandoned (or for
 #: twice its turn clock, if that is longer: a day-long clock allows two missed turns).
 ABANDON_AFTER: Final = timedelta(hours=24)
@@ -54,22 +55,6 @@ BOT_STALL: Final = timedelta(seconds=15)
 def now() -> datetime:
     """The time, as the services see it (tests replace it with a clock of their own)."""
     return timezone.now()
-
-
-def check_turn_seconds(value: object) -> int | None:
-    """``value`` as a room's clock: ``None`` (no clock) or whole seconds in range.
-
-    Raises :class:`ValueError` with a message for people otherwise.
-    """
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError("turn_seconds is null (no clock) or a whole number of seconds")
-    if not TURN_SECONDS_MIN <= value <= TURN_SECONDS_MAX:
-        raise ValueError(
-            f"a turn lasts {TURN_SECONDS_MIN} to {TURN_SECONDS_MAX} seconds (or null: no clock)"
-        )
-    return value
 
 
 def idle_limit(turn_seconds: int | None) -> timedelta:
@@ -105,6 +90,15 @@ class Attendance:
             handed=frozenset(data.get("handed", ())),
         )
 
+    @classmethod
+    def of(cls, seated: Sequence[Seat]) -> Attendance:
+        """Who plays which seat beside its player, as the room's seats say."""
+        return cls(
+            ran_out={i: seat.ran_out for i, seat in enumerate(seated) if seat.ran_out},
+            away=frozenset(i for i, seat in enumerate(seated) if seat.away),
+            handed=frozenset(i for i, seat in enumerate(seated) if seat.handed),
+        )
+
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
         if self.ran_out:
@@ -119,47 +113,6 @@ class Attendance:
         """Whether a bot plays ``seat``'s turns (away, or handed to a bot)."""
         return seat in self.away or seat in self.handed
 
-    def clock_played(self, seat: int) -> Attendance:
-        """The clock played a whole turn for ``seat``."""
-        return replace(self, ran_out={**self.ran_out, seat: self.ran_out.get(seat, 0) + 1})
-
-    def goes_away(self, seat: int) -> bool:
-        """Whether the clock has now played enough turns in a row for ``seat`` to be away."""
-        return seat not in self.away and self.ran_out.get(seat, 0) >= AWAY_AFTER
-
-    def with_away(self, seat: int) -> Attendance:
-        return replace(self, away=self.away | {seat})
-
-    def acted(self, seat: int) -> Attendance:
-        """``seat``'s player gave a command: the clock's count starts again, and they are back."""
-        ran_out = {s: n for s, n in self.ran_out.items() if s != seat}
-        return replace(self, ran_out=ran_out, away=self.away - {seat})
-
-    def with_handed(self, seat: int) -> Attendance:
-        return replace(self, handed=self.handed | {seat}, away=self.away - {seat})
-
-
-def people_present(
-    players: Sequence[Player], state: rules.Game, attendance: Attendance
-) -> list[int]:
-    """The seats of people still playing for themselves: not bots, not gone, not away."""
-    return [
-        p.seat
-        for p in players
-        if not p.bot and p.seat not in state.left and not attendance.is_away(p.seat)
-    ]
-
-
-def stand_in_on_turn(players: Sequence[Player], state: rules.Game, attendance: Attendance) -> bool:
-    """Whether a bot plays the turn in play for a person: the seat on turn is away and
-    someone is still at the table to play with (with nobody there, the game waits)."""
-    seat = state.on_turn
-    return (
-        seat is not None
-        and attendance.is_away(seat)
-        and bool(people_present(players, state, attendance))
-    )
-
 
 def turn_key(state: rules.Game | None) -> tuple[int, int] | None:
     """Which turn is in play: its seat and how many boxes that seat has filled."""
@@ -171,34 +124,33 @@ def turn_key(state: rules.Game | None) -> tuple[int, int] | None:
 
 def schedule(
     game: Game,
-    players: Sequence[Player],
-    state: rules.Game | None,
+    room: Room,
     *,
     before: rules.Game | None,
     at: datetime,
     restart: bool = False,
 ) -> None:
-    """Set ``game``'s turn deadline and wake-up time for the play ``state``, as of ``at``.
+    """Set ``game``'s turn deadline and wake-up time for the ``room`` as it is (its game in
+    play and who is away), as of ``at``.
 
     The deadline runs while a person who is not away is on turn in a room with a
     clock; it starts when their turn does (``before`` was another turn), or again
     with ``restart`` (they came back). The wake-up time is the first of: the
     deadline, a bot on turn that should have moved by then, and the abandonment.
     """
+    state = room.game
     if game.status != "playing" or state is None or state.on_turn is None:
         game.deadline = game.wake_at = None
         return
-    attendance = Attendance.from_json(game.attendance)
-    seat = state.on_turn
-    person = not players[seat].bot
-    if game.turn_seconds is None or not person or attendance.is_away(seat):
+    sitting = room.seated[state.on_turn]
+    if game.turn_seconds is None or sitting.bot is not None or sitting.stood_in:
         game.deadline = None
     elif game.deadline is None or restart or turn_key(before) != turn_key(state):
         game.deadline = at + timedelta(seconds=game.turn_seconds)
     wake = [abandoned_at(game, at)]
     if game.deadline is not None:
         wake.append(game.deadline)
-    if not person or stand_in_on_turn(players, state, attendance):
+    if room.bot_on_turn():
         wake.append(at + BOT_STALL)
     game.wake_at = min(wake)
 

@@ -1,38 +1,31 @@
-"""Rebuild a game from its event log with the rules engine alone.
+"""Rebuild a game room from its event log with the room and the rules engine alone.
 
 The log is the record of what happened in a game (see :mod:`games.models`).
-:func:`replay` reads its events in order and replays each one through the
-rules engine: a roll is replayed as the same roll, a score as the same score,
-and the events the rules give back must be exactly the events the log holds
-(the same dice, the same points, the same next seat, the same winners). The
-game it ends with is the saved record, and a test checks that they agree.
-This module imports no Django, so the review pages and any outside tool can use it.
+:func:`steps` reads its events in order and gives each again as the command it
+records, through the room's own commands (:meth:`games.room.Room.apply`): a roll
+is replayed as the same roll with the logged dice, a score as the same score,
+a seat taken as the same seat. The events the command gives back must be exactly
+the events the log holds (the same dice, the same points, the same next seat, the
+same winners, the same host after a seat is freed); those beyond the first are
+the log's next ones. The room it ends with is the saved one, and a test checks
+that they agree. This module imports no Django, so the review pages and any
+outside tool can use it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
-
-import msgspec
+from dataclasses import dataclass
 
 from games import events, rules
+from games.room import Room as Room
+from games.room import RoomProgress
+
+__all__ = ["ReplayError", "Room", "Step", "replay", "steps"]
 
 
 class ReplayError(ValueError):
     """The log does not describe a game the rules allow."""
-
-
-@dataclass(frozen=True)
-class Room:
-    """A game room as its log leaves it: the lobby's seats, and the game once started."""
-
-    preset: str
-    seats: int
-    status: str = "lobby"
-    players: tuple[str, ...] = ()
-    host: int | None = None
-    game: rules.Game | None = None
 
 
 @dataclass(frozen=True)
@@ -51,7 +44,9 @@ class Step:
 def replay(log: Iterable[events.AnyEvent]) -> Room:
     """The room after the events of ``log``, in order.
 
-    Raises :class:`ReplayError` if an event does not follow from the ones before.
+    The log does not record the turn clock's seconds: the room has none
+    (``options.turn_seconds`` is ``None``). Raises :class:`ReplayError` if an event
+    does not follow from the ones before.
     """
     room: Room | None = None
     for step in steps(log):
@@ -68,82 +63,37 @@ def steps(log: Iterable[events.AnyEvent]) -> Iterator[Step]:
     :class:`ReplayError` at the first event that does not follow.
     """
     room: Room | None = None
-    #: Events the rules gave with the last command that the log has still to show.
-    owed: tuple[events.PlayEvent, ...] = ()
+    #: The events the last command gave that the log has still to show, each with the
+    #: room just after it.
+    owed: list[tuple[events.AnyEvent, Room]] = []
     for number, event in enumerate(log, start=1):
         try:
-            if room is None:
-                if not isinstance(event, events.Created):
-                    raise ReplayError(f"a log starts with 'created', not {event.kind!r}")
-                room = Room(preset=event.preset, seats=event.seats)
-            elif owed:
-                _expect(event == owed[0], f"the rules gave {owed[0]}")
-                owed = owed[1:]
-                if isinstance(event, events.Finished):
-                    room = replace(room, status="finished")
-            else:
-                room, owed = _apply(room, event)
+            if not owed:
+                progress = _command(room, event)
+                owed = list(zip(progress.events, progress.after, strict=True))
+                if not owed:
+                    raise ReplayError("the room did nothing for it")
+            made, room = owed.pop(0)
+            if made != event:
+                raise ReplayError(f"the rules gave {made}")
         except (rules.RuleError, ReplayError) as error:
             raise ReplayError(f"event {number} ({event.kind}) does not follow: {error}") from error
         yield Step(number, event, room)
     if owed:
-        raise ReplayError(f"the log ends before {owed[0]}, which the rules gave")
+        raise ReplayError(f"the log ends before {owed[0][0]}, which the rules gave")
 
 
-def _apply(room: Room, event: events.AnyEvent) -> tuple[Room, tuple[events.PlayEvent, ...]]:
-    """The room after ``event``, and the events the rules gave beyond it (owed by the log)."""
-    game = room.game
-    if isinstance(event, events.Chat | events.CoachSwitched | events.BotPaceSet):
-        return room, ()  # Talk, the coach's switch and the bots' pace change no play.
-    if isinstance(event, events.WentAway | events.CameBack | events.Handed):
-        _expect(room.status == "playing", "players go away and come back during play")
-        return room, ()  # Who plays a seat changes, not the play.
-    if isinstance(event, events.Abandoned):
-        _expect(room.status == "playing", "a game in play is abandoned")
-        return replace(room, status="abandoned"), ()
-    if isinstance(event, events.RematchOpened):
-        _expect(room.status == "finished", "a rematch follows a finished game")
-        return room, ()
-    if isinstance(event, events.Joined):
-        _expect(room.status == "lobby", "players join in the lobby")
-        _expect(event.seat == len(room.players), "a new player takes the next seat")
-        host = event.seat if event.host else room.host
-        return replace(room, players=(*room.players, event.name), host=host), ()
-    if isinstance(event, events.Unseated):
-        _expect(room.status == "lobby", "seats are freed in the lobby")
-        players = list(room.players)
-        _expect(players[event.seat : event.seat + 1] == [event.name], "they had that seat")
-        del players[event.seat]
-        return replace(room, players=tuple(players), host=event.host), ()
-    if isinstance(event, events.Started):
-        _expect(room.status == "lobby" and room.players, "a game starts from a lobby with players")
-        _expect(event.players == room.players, "the players are the lobby's")
-        started = rules.Game.new(len(room.players), rules.get_rules(room.preset))
-        _expect(event.first == started.current, "the first seat is the rules' own")
-        return replace(room, status="playing", game=started), ()
-    if game is None:
-        raise ReplayError(f"{event.kind!r} before the game started")
-    if isinstance(event, events.RollOffThrown):
-        progress = game.throw_roll_off(dict(event.throws))
-    elif isinstance(event, events.Rolled):
-        fresh = [face for i, face in enumerate(event.dice) if i not in event.held]
-        progress = game.roll(event.seat, fresh, event.held)
-    elif isinstance(event, events.Held):
-        progress = game.hold(event.seat, event.held)
-    elif isinstance(event, events.Scored):
-        progress = game.score(event.seat, event.category)
-    elif isinstance(event, events.Left):
-        progress = game.leave(event.seat)
-    else:
-        raise ReplayError(f"{event.kind!r} does not follow a command")
-    # Who made the move for the seat (the clock, a bot, the host) is the server's to say.
-    made = progress.events[0]
-    if isinstance(event, events.Rolled | events.Held | events.Scored | events.Left):
-        event = msgspec.structs.replace(event, by=None)
-    _expect(made == event, f"the rules gave {made}")
-    return replace(room, game=progress.game), progress.events[1:]
-
-
-def _expect(condition: object, what: str) -> None:
-    if not condition:
-        raise ReplayError(what)
+def _command(room: Room | None, event: events.AnyEvent) -> RoomProgress:
+    """The command ``event`` records, given to ``room`` (the first event: the room's creation)."""
+    if room is not None:
+        return room.apply(event)
+    if not isinstance(event, events.Created):
+        raise ReplayError(f"a log starts with 'created', not {event.kind!r}")
+    return Room.create(
+        event.preset,
+        event.seats,
+        coach=event.coach,
+        bot_pace=event.bot_pace,
+        show_odds=event.show_odds,
+        rematch_of=event.rematch_of,
+    )

@@ -18,13 +18,11 @@ Nothing is written when a command fails.
 from __future__ import annotations
 
 import copy
-import enum
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-import msgspec
 from django.conf import settings
 from django.db import transaction
 
@@ -41,17 +39,14 @@ from games import (
     rules,
     store,
 )
-from games.models import NAME_MAX_LENGTH, Connection, Game, GameEvent, Player
+from games.models import NAME_MAX_LENGTH, Connection, Game, GameEvent, Player, new_invite_code
+from games.room import Options, Room, RoomError, RoomProgress, Seat, Status, check_bot_pace
 from games.strategy import policies
+from games.strategy.policies import Move
 
 CHAT_MAX_LENGTH = 500
 #: Events a snapshot carries, so a page can show what just happened.
 RECENT_EVENTS = 50
-BOT_NAMES = {
-    events.BotLevel.OPTIMAL: "Optimal bot",
-    events.BotLevel.CASUAL: "Casual bot",
-    events.BotLevel.WIN: "To-win bot",
-}
 #: What a command may change on the game's row (presence counts are kept apart).
 R = TypeVar("R")
 SAVED_FIELDS = [
@@ -123,6 +118,98 @@ class Table:
     def attendance(self, attendance: clock.Attendance) -> None:
         self.game.attendance = attendance.to_json()
 
+    def room(self, *, links: bool = False) -> Room:
+        """The room as the row, its seats and the game in play hold it (:mod:`games.room`).
+
+        With ``links``, the codes of the room's rematch and of the game it is the rematch
+        of, read from their rows; else ``None`` (no command of the room needs them).
+        """
+        game, attendance = self.game, self.attendance
+        rematch_of = game.rematch_of.code if links and game.rematch_of is not None else None
+        return Room(
+            rules=game.rules,
+            seats=game.seats,
+            seated=tuple(
+                Seat(
+                    p.name,
+                    p.level,
+                    away=p.seat in attendance.away,
+                    handed=p.seat in attendance.handed,
+                    ran_out=attendance.ran_out.get(p.seat, 0),
+                )
+                for p in self.players
+            ),
+            host=next((p.seat for p in self.players if p.is_host), None),
+            options=Options(
+                game.coach, events.BotPace(game.bot_pace), game.show_odds, game.turn_seconds
+            ),
+            status=Status(game.status),
+            game=self.state,
+            rematch_of=rematch_of,
+            rematch=_rematch_code(game) if links else None,
+        )
+
+    def seat(self, player_id: int | None, as_seat: int | None = None) -> Player:
+        """The seat ``player_id`` holds, still in the game; ``as_seat`` must be that seat.
+
+        Who may do what from that seat is the room's to say (:meth:`decide`).
+        """
+        for player in self.players:
+            if player.pk == player_id:
+                if self.has_left(player):
+                    raise CommandError("not_a_player", "you have left this game")
+                if as_seat is not None and as_seat != player.seat:
+                    raise CommandError("not_your_seat", "you can only act for your own seat")
+                return player
+        raise CommandError(
+            "not_a_player", "only players in this game can do that; you are watching"
+        )
+
+    def decide(
+        self,
+        command: Callable[[Room], RoomProgress],
+        *,
+        acting: Player | None = None,
+        owners: Iterable[tuple[str, int | None]] = (),
+        links: bool = False,
+    ) -> RoomProgress:
+        """Apply the room ``command`` to this game's room (:meth:`room`, with ``links``) and
+        :meth:`take` what it did.
+
+        The room's refusals are :class:`CommandError`\\ s with the room's code.
+        """
+        with _room_refusals():
+            progress = command(self.room(links=links))
+        return self.take(progress, acting=acting, owners=owners)
+
+    def take(
+        self,
+        progress: RoomProgress,
+        *,
+        acting: Player | None = None,
+        owners: Iterable[tuple[str, int | None]] = (),
+    ) -> RoomProgress:
+        """Take what a room command did: its events to save, the game in play, the options,
+        who is away, and the seats it freed or filled (each filled one belongs to the next
+        browser session and account of ``owners``, or to nobody). A person ``acting`` means
+        the game is not idle."""
+        if acting is not None and not acting.bot:
+            self.game.acted_at = clock.now()
+        owner = iter(owners)
+        for event, after in zip(progress.events, progress.after, strict=True):
+            if isinstance(event, events.Joined):
+                self.players.append(_seat_row(self.game, event, *next(owner, ("", None))))
+            elif isinstance(event, events.Unseated):
+                _free_seat_row(self.players, event)
+            self.happened.append(event)
+            if after.game is not None:
+                self.after[len(self.happened) - 1] = after.game
+        room = progress.room
+        self.state = room.game
+        self.game.coach, self.game.bot_pace = room.options.coach, room.options.bot_pace
+        self.attendance = clock.Attendance.of(room.seated)
+        return progress
+
     def player(
         self,
         player_id: int | None,
@@ -131,49 +218,15 @@ class Table:
         by: str | None = None,
         returning: bool = True,
     ) -> Player:
-        """The seat ``player_id`` holds, still in the game; ``as_seat`` must be that seat.
-
-        A command of the seat's own player (``by`` is ``None``) is a person at the table:
-        the game is not idle, the clock's count for the seat starts again, and an away
-        player is back (unless ``returning`` is false: leaving is not coming back). A
-        bot may play for the seat (``by`` :data:`~games.events.BY_BOT`) only while it is
-        away; a seat handed to a bot is the bot's alone.
+        """The seat ``player_id`` holds, still in the game, for a question of that seat (the
+        coach's, the odds'); ``as_seat`` must be that seat, and the room must let the seat
+        act (:meth:`games.room.Room.acting`: an away player asking is back).
         """
-        for player in self.players:
-            if player.pk == player_id:
-                if self.has_left(player):
-                    raise CommandError("not_a_player", "you have left this game")
-                if as_seat is not None and as_seat != player.seat:
-                    raise CommandError("not_your_seat", "you can only act for your own seat")
-                attendance = self.attendance
-                if by == events.BY_BOT and not attendance.is_away(player.seat):
-                    raise CommandError("not_away", f"{player.name} is playing for themselves")
-                if by is None and player.seat in attendance.handed:
-                    raise CommandError(
-                        "handed_to_bot", "the host handed your seat to a bot for this game"
-                    )
-                if by is None and not player.bot:
-                    self._person_acted(player, attendance, returning=returning)
-                return player
-        raise CommandError(
-            "not_a_player", "only players in this game can do that; you are watching"
+        player = self.seat(player_id, as_seat)
+        self.decide(
+            lambda room: room.acting(player.seat, by=by, returning=returning),
+            acting=_person(player, by),
         )
-
-    def _person_acted(
-        self, player: Player, attendance: clock.Attendance, *, returning: bool
-    ) -> None:
-        self.game.acted_at = clock.now()
-        if not returning:
-            return
-        if player.seat in attendance.away:
-            self.happened.append(events.CameBack(player.seat, player.name))
-        self.attendance = attendance.acted(player.seat)
-
-    def host(self, player_id: int | None, as_seat: int | None, doing: str) -> Player:
-        """The acting seat, which must be the host's, for a command only the host may give."""
-        player = self.player(player_id, as_seat)
-        if not player.is_host:
-            raise CommandError("not_host", f"only the host can {doing}")
         return player
 
     def in_play(self) -> rules.Game:
@@ -186,28 +239,10 @@ class Table:
             raise rules.IllegalMoveError("the game is over: it was abandoned", code="game_over")
         return self.state
 
-    def play(self, progress: rules.Progress, *, by: str | None = None) -> None:
-        """Take the rules' new game and its events; the command's own event marked ``by``
-        (the clock, a bot or the host) when someone else made it for the seat."""
-        self.state = progress.game
-        made, *more = progress.events
-        marked = events.Rolled | events.Held | events.Scored | events.Left
-        if by is not None and isinstance(made, marked):
-            made = msgspec.structs.replace(made, by=by)
-        self.happened += [made, *more]
-        for index in range(len(self.happened) - len(progress.events), len(self.happened)):
-            self.after[index] = progress.game
-
     def bot_on_turn(self) -> bool:
         """Whether a bot is on turn (a bot's seat, or a bot standing in for an away player):
         the one answer for the pipeline, the bots and a new socket."""
-        state = self.state
-        seat = state.on_turn if state is not None else None
-        if state is None or seat is None:
-            return False
-        return bool(self.players[seat].bot) or clock.stand_in_on_turn(
-            self.players, state, self.attendance
-        )
+        return self.room().bot_on_turn()
 
     def copy(self) -> Table:
         """A copy to apply a command to, leaving this one as it was if the command fails."""
@@ -309,7 +344,7 @@ def _save(table: Table, *, in_one_statement: bool = False) -> bool:
         isinstance(e, events.CameBack) and state is not None and e.seat == state.on_turn
         for e in table.happened
     )
-    clock.schedule(game, table.players, state, before=table.before, at=now, restart=came_back)
+    clock.schedule(game, table.room(), before=table.before, at=now, restart=came_back)
     rows = []
     for event in table.happened:
         game.version += 1
@@ -385,34 +420,22 @@ def create_game(
     seat's chance to win as the game goes (watchers always do; :mod:`games.chances`);
     it is chosen here, once.
     """
-    rules.get_rules(preset)  # Raises unknown_rules.
-    pace = _member(events.BotPace, bot_pace, "invalid_bot_pace", "the bots' pace")
-    if not isinstance(show_odds, bool):
-        raise CommandError("invalid_show_odds", "say whether players see the odds: true or false")
-    if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= rules.MAX_PLAYERS:
-        raise CommandError("invalid_seats", f"a game has 1 to {rules.MAX_PLAYERS} seats")
-    try:
-        turn_seconds = clock.check_turn_seconds(turn_seconds) if seats > 1 else None
-    except ValueError as error:
-        raise CommandError("invalid_turn_seconds", str(error)) from None
-    name = clean_name(host_name) if host_name is not None else None
-    coach = seats == 1 if coach is None else bool(coach)
-    with transaction.atomic():
-        game = Game.objects.create(
-            preset=preset,
-            seats=seats,
+    with _room_refusals():  # Raises unknown_rules, invalid_bot_pace, invalid_seats...
+        created = Room.create(
+            preset,
+            seats,
             coach=coach,
-            turn_seconds=turn_seconds,
-            bot_pace=pace,
+            bot_pace=bot_pace,
             show_odds=show_odds,
+            turn_seconds=turn_seconds,
         )
-        table = Table(game, [], None)
-        table.happened.append(
-            events.Created(preset, seats, coach, bot_pace=pace, show_odds=show_odds)
-        )
-        player = _seat(table, name, session_key, user_id) if name is not None else None
+    name = clean_name(host_name) if host_name is not None else None
+    with transaction.atomic():
+        table = _opened(created)
+        if name is not None:
+            table.decide(lambda room: room.join(name), owners=[(session_key, user_id)])
         _save(table)
-    return table.game, player
+    return table.game, table.players[0] if table.players else None
 
 
 def join_game(code: str, name: str, *, session_key: str = "", user_id: int | None = None) -> Player:
@@ -427,14 +450,10 @@ def join_game(code: str, name: str, *, session_key: str = "", user_id: int | Non
         for player in table.players:
             if _owns(player, session_key, user_id) and not table.has_left(player):
                 return player
-        if table.game.status != Game.Status.LOBBY:
-            raise CommandError("game_started", "the game has started: you are watching it")
-        if len(table.players) >= table.game.seats:
-            raise CommandError("game_full", "every seat is taken: you are watching the game")
-        if any(names.clash(p.name, name) for p in table.players):
-            looks_taken = f"someone here is already called {name}, or a name that looks the same"
-            raise CommandError("name_taken", looks_taken)
-        return _seat(table, name, session_key, user_id)
+        table.decide(
+            lambda room: room.join(name, clash=names.clash), owners=[(session_key, user_id)]
+        )
+        return table.players[-1]
 
 
 def leave_game(code: str, player_id: int | None, *, as_seat: int | None = None) -> None:
@@ -443,20 +462,11 @@ def leave_game(code: str, player_id: int | None, *, as_seat: int | None = None) 
     In the lobby the seat is freed, the seats after it move up one, and the
     host's role passes on if the host left. In play the seat is marked as left:
     its turns are skipped and its score stands. Bots play on only while a person
-    is at the table: when the last one goes, so do they.
+    is at the table: when the last one goes, so do they (:meth:`games.room.Room.leave`).
     """
     with _command(code) as table:
-        player = table.player(player_id, as_seat, returning=False)
-        if table.state is None:
-            _unseat(table, player)
-            while table.players and all(p.bot for p in table.players):
-                _unseat(table, table.players[-1])  # Last seat first.
-            return
-        leaving = [player]
-        if not any(p is not player and not p.bot and not table.has_left(p) for p in table.players):
-            leaving += [p for p in table.players if p.bot and not table.has_left(p)]
-        for gone in leaving:
-            table.play(table.in_play().leave(gone.seat))  # Raises game_over before any change.
+        player = table.seat(player_id, as_seat)
+        table.decide(lambda room: room.leave(player.seat), acting=player)
 
 
 # --------------------------------------------------------------------------
@@ -470,18 +480,21 @@ def start_game(
     """The host starts the game: the server throws the roll-off until one seat wins it."""
 
     def start(table: Table) -> None:
-        table.host(player_id, as_seat, "start the game")
-        if table.state is not None:
-            raise CommandError("already_started", "the game has already started")
-        state = rules.Game.new(len(table.players), table.game.rules)
-        table.state = state
-        table.happened.append(events.Started(tuple(table.names), state.current))
-        while state.current is None:
-            throws = {seat: dice.roll(rules.DICE_COUNT) for seat in state.roll_off.contenders}
-            table.play(state.throw_roll_off(throws))
-            state = table.state
+        player = table.seat(player_id, as_seat)
+        table.decide(lambda room: _started(room, player.seat), acting=player)
 
     _move(code, start, version=version)
+
+
+def _started(room: Room, host: int) -> RoomProgress:
+    """``room`` started by ``host``, with the roll-off thrown until it is decided."""
+    progress = room.start(host)
+    game = progress.room.game
+    while game is not None and game.phase is rules.Phase.ROLL_OFF:
+        throws = {seat: dice.roll(rules.DICE_COUNT) for seat in game.roll_off.contenders}
+        progress = progress.then(progress.room.throw_roll_off(throws))
+        game = progress.room.game
+    return progress
 
 
 def roll(
@@ -500,22 +513,21 @@ def roll(
     kept = rules.parse_hold(hold)
 
     def throw(table: Table) -> None:
-        _throw(table, table.player(player_id, as_seat, by=by), kept, by=by)
+        player = table.seat(player_id, as_seat)
+        table.decide(lambda room: _rolled(room, player.seat, kept, by), acting=_person(player, by))
 
     _move(code, throw, version=version)
 
 
-def _throw(table: Table, player: Player, kept: frozenset[int], *, by: str | None = None) -> None:
-    """``player`` keeps the dice at ``kept`` and throws the rest, if the rules allow."""
-    state = table.in_play()
-    # Dice are thrown only for the player on turn; for anyone else the rules say why not.
-    fresh = dice.roll(state.turn.to_throw(kept)) if state.current == player.seat else []
-    table.play(state.roll(player.seat, fresh, kept), by=by)  # Raises not_your_turn...
+def _rolled(room: Room, seat: int, kept: frozenset[int], by: str | None) -> RoomProgress:
+    """``seat`` keeps the dice at ``kept`` and throws the rest, if the room allows: the dice
+    are thrown only then."""
+    return room.roll(seat, dice.roll(room.to_throw(seat, kept, by=by)), kept, by=by)
 
 
-def _write(table: Table, player: Player, box: rules.Category, *, by: str | None = None) -> None:
-    """``player`` writes the dice in ``box``, if the rules allow; the turn passes on."""
-    table.play(table.in_play().score(player.seat, box), by=by)  # Raises box_filled...
+def _person(player: Player, by: str | None) -> Player | None:
+    """``player``, acting, if the command is their own (not one a bot or the clock made)."""
+    return player if by is None else None
 
 
 def hold(
@@ -535,8 +547,8 @@ def hold(
     kept = rules.parse_hold(hold)
 
     def show(table: Table) -> None:
-        player = table.player(player_id, as_seat, by=by)
-        table.play(table.in_play().hold(player.seat, kept), by=by)  # Raises not_your_turn...
+        player = table.seat(player_id, as_seat)
+        table.decide(lambda room: room.hold(player.seat, kept, by=by), acting=_person(player, by))
 
     _move(code, show)
 
@@ -554,7 +566,8 @@ def score(
     box = rules.Category.parse(category)
 
     def write(table: Table) -> None:
-        _write(table, table.player(player_id, as_seat, by=by), box, by=by)
+        player = table.seat(player_id, as_seat)
+        table.decide(lambda room: room.score(player.seat, box, by=by), acting=_person(player, by))
 
     _move(code, write, version=version)
 
@@ -585,14 +598,19 @@ def chat(code: str, player_id: int | None, text: object, *, as_seat: int | None 
     counted: list[CommandError | None] = []
 
     def say(table: Table) -> None:
-        player = table.player(player_id, as_seat)
-        if table.game.version >= settings.LIMIT_LOG_EVENTS:
-            raise CommandError("log_full", "this game's record is full: chat is closed")
-        if not counted:
-            counted.append(_count_chat(player, table.game.status))
-        if counted[0] is not None:
-            raise counted[0]
-        table.happened.append(events.Chat(player.seat, player.name, text))
+        player = table.seat(player_id, as_seat)
+
+        def said(room: Room) -> RoomProgress:
+            progress = room.chat(player.seat, text)  # Raises handed_to_bot before any count.
+            if table.game.version >= settings.LIMIT_LOG_EVENTS:
+                raise CommandError("log_full", "this game's record is full: chat is closed")
+            if not counted:
+                counted.append(_count_chat(player, table.game.status))
+            if counted[0] is not None:
+                raise counted[0]
+            return progress
+
+        table.decide(said, acting=player)
 
     _move(code, say)
 
@@ -623,42 +641,51 @@ def rematch(code: str, player_id: int | None, *, as_seat: int | None = None) -> 
     goes there. Asked again (two players clicking at once), it gives the same new room.
     """
     with _command(code) as table:
-        player = table.player(player_id, as_seat)  # Raises not_a_player for watchers.
+        player = table.seat(player_id, as_seat)  # Raises not_a_player for watchers.
+        fresh_code = new_invite_code()
+        opened = table.decide(
+            lambda room: room.open_rematch(player.seat, fresh_code), acting=player, links=True
+        )
         old = table.game
-        if old.status != Game.Status.FINISHED:
-            raise CommandError("not_finished", "a rematch can start once the game is over")
-        existing = Game.objects.filter(rematch_of=old).first()
-        if existing is not None:
-            return existing
-        new = Table(
-            Game.objects.create(
-                preset=old.preset,
-                seats=old.seats,
-                coach=old.coach,
-                turn_seconds=old.turn_seconds,
-                bot_pace=old.bot_pace,
-                show_odds=old.show_odds,
-                rematch_of=old,
-            ),
-            [],
-            None,
+        if not any(isinstance(event, events.RematchOpened) for event in opened.events):
+            rematch = Game.objects.get(rematch_of=old)  # Opened already: the same new room.
+            return rematch
+        stayed = [p for p in table.players if not table.has_left(p)]
+        new = _opened(
+            opened.room.rematch_room(old.code),
+            owners=[(p.session_key, p.user_id) for p in stayed],
+            code=fresh_code,
+            rematch_of=old,
         )
-        new.happened.append(
-            events.Created(
-                old.preset,
-                old.seats,
-                old.coach,
-                rematch_of=old.code,
-                bot_pace=events.BotPace(old.bot_pace),
-                show_odds=old.show_odds,
-            )
-        )
-        for stayed in table.players:
-            if not table.has_left(stayed):
-                _seat(new, stayed.name, stayed.session_key, stayed.user_id, bot=stayed.bot)
         _save(new)
-        table.happened.append(events.RematchOpened(new.game.code, player.seat, player.name))
     return new.game
+
+
+def _opened(
+    created: RoomProgress,
+    *,
+    owners: Iterable[tuple[str, int | None]] = (),
+    code: str | None = None,
+    rematch_of: Game | None = None,
+) -> Table:
+    """The row of the room just ``created`` (with invite ``code``, or a fresh one), and its
+    seats, each held by the next of ``owners``: the table to save."""
+    room, options = created.room, created.room.options
+    row = Game(
+        preset=room.preset,
+        seats=room.seats,
+        coach=options.coach,
+        turn_seconds=options.turn_seconds,
+        bot_pace=options.bot_pace,
+        show_odds=options.show_odds,
+        rematch_of=rematch_of,
+    )
+    if code is not None:
+        row.code = code
+    row.save(force_insert=True)
+    table = Table(row, [], None)
+    table.take(created, owners=owners)
+    return table
 
 
 # --------------------------------------------------------------------------
@@ -668,16 +695,12 @@ def rematch(code: str, player_id: int | None, *, as_seat: int | None = None) -> 
 
 def set_coach(code: str, player_id: int | None, on: object, *, as_seat: int | None = None) -> None:
     """The host turns the coach on or off (in the lobby, or during the game)."""
-    if not isinstance(on, bool):
+    if not isinstance(on, bool):  # Before the game is read: a malformed message.
         raise CommandError("invalid_message", "say whether the coach is on: true or false")
 
     def switch(table: Table) -> None:
-        host = table.host(player_id, as_seat, "change the coach")
-        if table.game.status == Game.Status.FINISHED:
-            raise rules.IllegalMoveError("the game is over", code="game_over")
-        if table.game.coach != on:  # Already so: nothing happens, nobody is told.
-            table.game.coach = on
-            table.happened.append(events.CoachSwitched(on, host.seat, host.name))
+        host = table.seat(player_id, as_seat)
+        table.decide(lambda room: room.set_coach(host.seat, on), acting=host)
 
     _move(code, switch)
 
@@ -692,24 +715,11 @@ def set_bot_pace(
     pace): the event it appends moves the version on, so any process's copy of the
     game from before it is read again at its next move.
     """
-    chosen = _member(events.BotPace, pace, "invalid_bot_pace", "the bots' pace")
+    with _room_refusals():  # Before the game is read: a malformed message.
+        chosen = check_bot_pace(pace)
     with _command(code) as table:
-        host = table.host(player_id, as_seat, "change the bots' pace")
-        if table.game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
-            raise rules.IllegalMoveError("the game is over", code="game_over")
-        if table.game.bot_pace != chosen:  # Already so: nothing happens, nobody is told.
-            table.game.bot_pace = chosen
-            table.happened.append(events.BotPaceSet(chosen, host.seat, host.name))
-
-
-E = TypeVar("E", bound=enum.StrEnum)
-
-
-def _member(names: type[E], value: object, code: str, what: str) -> E:
-    """The member of the engine's enum ``names`` that ``value`` names, or ``code``."""
-    if not isinstance(value, str) or value not in list(names):
-        raise CommandError(code, f"{what} is one of {', '.join(names)}")
-    return names(value)
+        host = table.seat(player_id, as_seat)
+        table.decide(lambda room: room.set_bot_pace(host.seat, chosen), acting=host)
 
 
 def add_bot(
@@ -717,34 +727,19 @@ def add_bot(
 ) -> Player:
     """The host seats a bot of ``level`` (``optimal``, ``casual`` or ``win``) in the next empty
     seat."""
-    bot = _member(events.BotLevel, level, "invalid_bot", "a bot")
     with _command(code) as table:
-        table.host(player_id, as_seat, "seat a bot")
-        if table.state is not None:
-            raise CommandError("game_started", "bots take their seats before the game starts")
-        if len(table.players) >= table.game.seats:
-            raise CommandError("game_full", "every seat is taken")
-        name, number = BOT_NAMES[bot], 1
-        while any(names.clash(p.name, name) for p in table.players):
-            number += 1
-            name = f"{BOT_NAMES[bot]} {number}"
-        return _seat(table, name, "", bot=bot)
+        host = table.seat(player_id, as_seat)
+        table.decide(lambda room: room.add_bot(host.seat, level, clash=names.clash), acting=host)
+        return table.players[-1]
 
 
 def remove_bot(
     code: str, player_id: int | None, seat: object, *, as_seat: int | None = None
 ) -> None:
     """The host takes the bot in seat ``seat`` off the table before the game starts."""
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        raise CommandError("invalid_message", "name the bot's seat (a whole number)")
     with _command(code) as table:
-        table.host(player_id, as_seat, "take a bot off its seat")
-        if table.state is not None:
-            raise CommandError("game_started", "bots keep their seats once the game starts")
-        bot = next((p for p in table.players if p.seat == seat and p.bot), None)
-        if bot is None:
-            raise CommandError("not_a_bot", f"no bot sits in seat {seat}")
-        _unseat(table, bot)
+        host = table.seat(player_id, as_seat)
+        table.decide(lambda room: room.remove_bot(host.seat, seat), acting=host)
 
 
 # --------------------------------------------------------------------------
@@ -755,13 +750,13 @@ def remove_bot(
 def come_back(code: str, player_id: int | None, *, as_seat: int | None = None) -> None:
     """An away player is back ("I'm back"): their turns wait for them again.
 
-    Any command of theirs does the same (:meth:`Table.player`); this one does only that.
+    Any command of theirs does the same (:meth:`games.room.Room.acting`); this one does only
+    that.
     """
 
     def back(table: Table) -> None:
-        away = table.player(player_id, as_seat).seat in table.attendance.away
-        if not any(isinstance(e, events.CameBack) for e in table.happened) and not away:
-            raise CommandError("not_away", "you are not away: the game waits for your turns")
+        player = table.seat(player_id, as_seat)
+        table.decide(lambda room: room.come_back(player.seat), acting=player)
 
     _move(code, back)
 
@@ -771,8 +766,8 @@ def remove_player(
 ) -> None:
     """The host takes an away (or disconnected) player out of the game; their score stands."""
     with _command(code) as table:
-        _, gone = _host_over(table, player_id, seat, as_seat, "remove a player")
-        table.play(table.in_play().leave(gone.seat), by=events.BY_HOST)
+        host, here = table.seat(player_id, as_seat), _connected_seat(table, seat)
+        table.decide(lambda room: room.remove_player(host.seat, seat, connected=here), acting=host)
 
 
 def hand_to_bot(
@@ -780,30 +775,14 @@ def hand_to_bot(
 ) -> None:
     """The host hands an away (or disconnected) player's seat to a bot for the rest of the game."""
     with _command(code) as table:
-        host, seated = _host_over(table, player_id, seat, as_seat, "hand a seat to a bot")
-        table.attendance = table.attendance.with_handed(seated.seat)
-        table.happened.append(events.Handed(seated.seat, seated.name, host.seat))
+        host, here = table.seat(player_id, as_seat), _connected_seat(table, seat)
+        table.decide(lambda room: room.hand_to_bot(host.seat, seat, connected=here), acting=host)
 
 
-def _host_over(
-    table: Table, player_id: int | None, seat: object, as_seat: int | None, doing: str
-) -> tuple[Player, Player]:
-    """The host, and the seat ``seat`` they act on: another person in the game in play who
-    is away or has no connection (nobody is put out while they are playing)."""
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        raise CommandError("invalid_message", "name the player's seat (a whole number)")
-    host = table.host(player_id, as_seat, doing)
-    table.in_play()
+def _connected_seat(table: Table, seat: object) -> bool:
+    """Whether the seat ``seat`` of ``table`` has a live connection now."""
     other = next((p for p in table.players if p.seat == seat), None)
-    if other is None or other is host or other.bot or table.has_left(other):
-        raise CommandError("not_a_player", f"seat {seat} is not another person in this game")
-    if seat in table.attendance.handed:
-        raise CommandError("handed_to_bot", f"a bot already plays {other.name}'s seat")
-    if other.pk in connected(table.game)[0] and not table.attendance.is_away(other.seat):
-        raise CommandError(
-            "not_away", f"{other.name} is here and playing: only an away player can be"
-        )
-    return host, other
+    return other is not None and other.pk in connected(table.game)[0]
 
 
 def wake(code: str) -> None:
@@ -834,12 +813,12 @@ def wake(code: str) -> None:
             game.save(update_fields=["wake_at"])
             return
         if clock.abandoned_at(game, at) <= at:
+            table.decide(lambda room: room.abandon())
             game.status, game.finished_at = Game.Status.ABANDONED, at
-            table.happened.append(events.Abandoned())
         elif game.deadline is not None and game.deadline <= at:
             _clock_plays(table)
         else:  # A bot on turn that should have moved: its driver stopped with its process.
-            clock.schedule(game, table.players, state, before=state, at=at)
+            clock.schedule(game, table.room(), before=state, at=at)
             game.save(update_fields=["wake_at"])
             if table.bot_on_turn():
                 transaction.on_commit(lambda: outbox.post(code, "game.event", [], bot=True))
@@ -847,23 +826,24 @@ def wake(code: str) -> None:
 
 def _clock_plays(table: Table) -> None:
     """The turn's time ran out: play the rest of it as the optimal strategy would."""
-    state = table.in_play()
-    position = state.position()
+    position = table.in_play().position()
     assert position is not None  # A deadline runs only while a seat is on turn.
-    player = table.players[position.seat]
-    while True:
-        move = policies.choose(events.BotLevel.OPTIMAL, position)
-        if move.category is not None:
-            _write(table, player, move.category, by=events.BY_CLOCK)
-            break
-        _throw(table, player, frozenset(move.hold), by=events.BY_CLOCK)
+    optimal = events.BotLevel.OPTIMAL
+    while not _clock_moves(table, position.seat, policies.choose(optimal, position)):
         position = table.in_play().position()
         assert position is not None
-    attendance = table.attendance.clock_played(player.seat)
-    if attendance.goes_away(player.seat) and not table.in_play().is_over:
-        attendance = attendance.with_away(player.seat)
-        table.happened.append(events.WentAway(player.seat, player.name))
-    table.attendance = attendance
+
+
+def _clock_moves(table: Table, seat: int, move: Move) -> bool:
+    """The clock makes ``move`` for ``seat``; whether it ended the turn (a score, which the
+    room counts: after enough of them in a row the seat is away)."""
+    box, by = move.category, events.BY_CLOCK
+    if box is not None:
+        table.decide(lambda room: room.score(seat, box, by=by))
+        return True
+    kept = frozenset(move.hold)
+    table.decide(lambda room: _rolled(room, seat, kept, by))
+    return False
 
 
 def coach_view(
@@ -1314,37 +1294,40 @@ def _owns(player: Player, session_key: str, user_id: int | None) -> bool:
     return by_session or (user_id is not None and player.user_id == user_id)
 
 
-def _seat(
-    table: Table, name: str, session_key: str, user_id: int | None = None, *, bot: str = ""
-) -> Player:
-    """Seat ``name`` in the next seat of the lobby; the first person to sit is the host."""
-    is_host = not table.players and not bot
-    player = Player.objects.create(
-        game=table.game,
-        seat=len(table.players),
-        name=name,
-        is_host=is_host,
+def _seat_row(game: Game, joined: events.Joined, session_key: str, user_id: int | None) -> Player:
+    """The row of the seat ``joined`` took, held by the browser ``session_key`` and the
+    account ``user_id`` (a bot's by nobody)."""
+    return Player.objects.create(
+        game=game,
+        seat=joined.seat,
+        name=joined.name,
+        is_host=joined.host,
         session_key=session_key,
         user_id=user_id,
-        bot=bot,
+        bot=joined.bot or "",
     )
-    table.players.append(player)
-    table.happened.append(events.Joined(player.seat, name, is_host, player.level))
-    return player
 
 
-def _unseat(table: Table, player: Player) -> None:
-    """Free ``player``'s seat in the lobby: the seats after it move up, the host passes on."""
-    table.players.remove(player)
-    player.delete()
+def _free_seat_row(players: list[Player], unseated: events.Unseated) -> None:
+    """Delete the row of the seat freed in the lobby; the seats after it move up, and the
+    host is the one the room says."""
+    gone = players.pop(unseated.seat)
+    gone.delete()
     # One row at a time, lowest first, so no two seats are ever equal mid-way.
-    for p in table.players:
-        if p.seat > player.seat:
-            p.seat -= 1
-            p.save(update_fields=["seat"])
-    host = next((p for p in table.players if p.is_host), None)
-    if host is None and table.players:
-        host = next((p for p in table.players if not p.bot), table.players[0])  # A person first.
-        host.is_host = True
-        host.save(update_fields=["is_host"])
-    table.happened.append(events.Unseated(player.seat, player.name, host.seat if host else None))
+    for player in players[unseated.seat :]:
+        player.seat -= 1
+        player.save(update_fields=["seat"])
+    for player in players:
+        if player.is_host != (player.seat == unseated.host):
+            player.is_host = player.seat == unseated.host
+            player.save(update_fields=["is_host"])
+
+
+@contextmanager
+def _room_refusals() -> Iterator[None]:
+    """The room's refusals (:class:`games.room.RoomError`) as the services' own; the rules'
+    (a finished game, not your turn) stay as they are."""
+    try:
+        yield
+    except RoomError as error:
+        raise CommandError(error.code, str(error)) from None

@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
         "games.events",
         "games.codec",
         "games.replay",
+        "games.room",
         "games.presentation",
         "games.strategy",
         "games.charts",

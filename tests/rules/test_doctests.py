@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("module", ["games.rules", "games.codec", "games.events"])
+@pytest.mark.parametrize("module", ["games.rules", "games.codec", "games.events", "games.room"])
 def test_doctests_pass(module: str) -> None:
     flags = doctest.IGNORE_EXCEPTION_DETAIL | doctest.ELLIPSIS
     failed, attempted = doctest.testmod(

@@ -1,6 +1,7 @@
 """Any game can be rebuilt from its event log with the rules engine alone."""
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -20,17 +21,9 @@ CLOCK_KINDS = {"away", "back", "handed", "abandoned"}
 
 
 def stored_room(code: str) -> Room:
-    """The room as the tables hold it, in the replay's terms."""
-    game, players, state = services.rules_state(code)
-    host = next((p.seat for p in players if p.is_host), None)
-    return Room(
-        preset=game.preset,
-        seats=game.seats,
-        status=game.status,
-        players=tuple(p.name for p in players),
-        host=host,
-        game=state,
-    )
+    """The room as the tables hold it, with no turn clock: the log does not record it."""
+    room = services.table(code).room(links=True)
+    return replace(room, options=replace(room.options, turn_seconds=None))
 
 
 def replayed_room(code: str) -> Room:
