@@ -217,7 +217,11 @@ def browser():  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def screenshot_dir() -> Path:
-    """Where browser tests save what they saw (test-artifacts/screenshots, not committed)."""
-    path = ARTIFACTS / "screenshots"
+    """Where browser tests save what they saw: test-artifacts/screenshots (not committed),
+    or ``$YAHTZEE_SCREENSHOTS_DIR`` (scripts/screenshots.sh takes the README's from there).
+
+    A test run writes nothing that git tracks.
+    """
+    path = Path(os.environ.get("YAHTZEE_SCREENSHOTS_DIR") or ARTIFACTS / "screenshots")
     path.mkdir(parents=True, exist_ok=True)
     return path
