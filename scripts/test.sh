@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install Yahtzee Live with its test tools into .venv, then lint, type-check the rules
 # engine and the server, test the page modules with Node and run the whole test suite (browser tests
-# included). Arguments go to pytest.
+# included), in parallel. Arguments go to pytest. Nothing git tracks is written: the tests
+# write under test-artifacts/ (the README's screenshots: scripts/screenshots.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup-venv.sh test
@@ -45,4 +46,9 @@ else
   echo "No node found: skipping the page modules' tests (install Node 20 or newer to run them)." >&2
 fi
 echo "== pytest (database: ${DATABASE_URL:-sqlite default}, channel layer: ${REDIS_URL:-in-memory})"
-pytest "$@"
+# In WORKERS processes side by side (pytest-xdist), each with its own databases, Redis
+# index, servers and Chromium (tests/settings.py, tests/conftest.py). The suite waits
+# more than it computes: on 2 cores, WORKERS workers finished soonest (README, "Test").
+# loadgroup keeps the fault tests on one worker (tests/faults). A later -n wins: -n 0
+# runs in this one process.
+pytest -n 3 --dist loadgroup "$@"
