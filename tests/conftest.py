@@ -85,6 +85,23 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     CHROMIUM.stop()
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Remove the SQLite test database's write-ahead log, which outlives the database.
+
+    Django deletes the test database's file at the end of the run, but SQLite's ``-wal``
+    and ``-shm`` files beside it stay (a few MB each, per run and per worker, in var/).
+    """
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    name = database.get("TEST", {}).get("NAME")
+    if database["ENGINE"] != "django.db.backends.sqlite3" or not name:
+        return
+    if not Path(name).exists():
+        for suffix in ("-wal", "-shm"):
+            Path(f"{name}{suffix}").unlink(missing_ok=True)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Run the browser tests last, so a process starts Chromium once (:class:`Chromium`)."""
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)

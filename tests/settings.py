@@ -52,7 +52,9 @@ STATIC_ROOT = None
 if REDIS_URL and XDIST_WORKER:
     # Redis's PUBLISH reaches subscribers on every database index: each worker's rooms
     # (numbered from 1 in each worker's database) also need names of their own.
-    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"asgi-{XDIST_WORKER}"
+    _layer_config = CHANNEL_LAYERS["default"]["CONFIG"]
+    assert isinstance(_layer_config, dict)  # Both Redis layers are configured by a dict.
+    _layer_config["prefix"] = f"asgi-{XDIST_WORKER}"
 
 # pytest-django gives each xdist worker a test database of its own (test_<name>_gw0, ...;
 # the SQLite file's name gets the same ending).

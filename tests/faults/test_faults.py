@@ -37,6 +37,9 @@ pytestmark = [
     # One pytest-xdist worker runs them all, on one stack (the module's ``site``): two
     # stacks would cost twice, and could pick the same free ports at the same moment.
     pytest.mark.xdist_group("faults"),
+    # A stack to start, then 20 games that may take 240 s, 60 s to reconnect and 30 s for
+    # presence: the tests' own bounds, which say more than pytest-timeout's would.
+    pytest.mark.timeout(600),
 ]
 
 GAMES = 20
