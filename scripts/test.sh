@@ -46,9 +46,9 @@ else
   echo "No node found: skipping the page modules' tests (install Node 20 or newer to run them)." >&2
 fi
 echo "== pytest (database: ${DATABASE_URL:-sqlite default}, channel layer: ${REDIS_URL:-in-memory})"
-# In WORKERS processes side by side (pytest-xdist), each with its own databases, Redis
-# index, servers and Chromium (tests/settings.py, tests/conftest.py). The suite waits
-# more than it computes: on 2 cores, WORKERS workers finished soonest (README, "Test").
+# In 3 processes side by side (pytest-xdist), each with its own databases, Redis index,
+# servers and Chromium (tests/settings.py, tests/conftest.py). The suite waits more than
+# it computes: on 2 cores, three workers finished sooner than two or one (README).
 # loadgroup keeps the fault tests on one worker (tests/faults). A later -n wins: -n 0
 # runs in this one process.
 pytest -n 3 --dist loadgroup "$@"
