@@ -196,6 +196,11 @@ def live_server_url(transactional_db: None, settings, server_dice) -> Iterator[s
     finally:
         server.terminate()
         server.join(timeout=10)
+        if server.is_alive():
+            # Still closing after 10 s (a busy machine): a server left running holds its
+            # connection, and the run's last test database could not be dropped.
+            server.kill()
+            server.join()
         dice.clear()
 
 
