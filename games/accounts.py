@@ -12,14 +12,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm, UsernameField
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -39,8 +40,15 @@ GAMES_PER_PAGE = 20
 #: What a figure shows before there is anything to count.
 NOTHING_YET = "\N{EN DASH}"
 
+if TYPE_CHECKING:
+    # django-stubs makes Django's forms generic in their model; Django's classes take no
+    # type argument at run time.
+    _UserCreationForm = UserCreationForm[User]
+else:
+    _UserCreationForm = UserCreationForm
 
-class SignupForm(UserCreationForm):
+
+class SignupForm(_UserCreationForm):
     """A username and a password, twice. Nothing else is asked.
 
     The username arrives in NFKC (Django's ``UsernameField``), so logging in with
@@ -50,9 +58,12 @@ class SignupForm(UserCreationForm):
     account's (:func:`games.names.clash`), which could pass for that player.
     """
 
-    class Meta(UserCreationForm.Meta):
+    class Meta:
+        # UserCreationForm's own Meta, which django-stubs does not declare: the model,
+        # its one field, and the field class that brings the username to NFKC.
         model = get_user_model()
         fields = ("username",)
+        field_classes = {"username": UsernameField}
 
     def clean_username(self) -> str:
         username = super().clean_username()
@@ -159,7 +170,7 @@ def _too_many(what: str, wait: int) -> str:
     return f"Too many {what} from your network: try again in {limits.wait_text(wait)}."
 
 
-def _log_in_keeping_seats(request: HttpRequest, user: AbstractBaseUser) -> None:
+def _log_in_keeping_seats(request: HttpRequest, user: User) -> None:
     old_session_key = request.session.session_key or ""
     # Named, as there are two backends: django-axes' checks logins and has no users.
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")

@@ -2,11 +2,14 @@
 
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from daphne.testing import DaphneProcess
@@ -19,6 +22,8 @@ from tests.browser.chromium import CHROMIUM_ARGS, find_chromium
 pytest.register_assert_rewrite("tests.browser.watch")
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+#: The process solving the strategy tables for pytest-xdist's workers (:func:`solve_every_preset`).
+SOLVER = pytest.StashKey["subprocess.Popen[bytes]"]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -27,26 +32,85 @@ def pytest_configure(config: pytest.Config) -> None:
     Set here, before any test or forked server runs, so the strategy tests, the
     coach, the analysis and the bots, in this process and in the Daphne children
     forked from it, all share one computation, and none touches ``var/strategy``.
+    pytest-xdist's workers inherit the variable from the process that starts them,
+    which solves every preset while they start (:func:`pytest_xdist_node_collection_finished`).
     """
     if not os.environ.get("YAHTZEE_STRATEGY_CACHE"):
         config._strategy_cache = tempfile.mkdtemp(prefix="strategy-cache-")  # type: ignore[attr-defined]
         os.environ["YAHTZEE_STRATEGY_CACHE"] = config._strategy_cache  # type: ignore[attr-defined]
+        if config.getoption("numprocesses", None):
+            config.stash[SOLVER] = solve_every_preset(config._strategy_cache)  # type: ignore[attr-defined]
+
+
+def solve_every_preset(directory: str) -> subprocess.Popen[bytes]:
+    """Start solving every preset's tables into ``directory`` (``python -m games.strategy``).
+
+    Each worker that met a missing table would compute it as well (a few seconds of
+    both cores per preset, for each worker); the files would be whole (they are written
+    beside and renamed) but the work repeated. Solved once here, while the workers
+    start and collect, they are read by all of them.
+    """
+    ARTIFACTS.mkdir(exist_ok=True)
+    with (ARTIFACTS / "strategy-cache.log").open("wb") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "games.strategy", "--cache-dir", directory],
+            cwd=ARTIFACTS.parent,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
+    """Hold the first test back until the tables are solved.
+
+    Called in the process that leads pytest-xdist's workers. Had the solving failed
+    (its output is in test-artifacts/strategy-cache.log), the tests that need a table
+    would compute it themselves, and fail with the engine's own traceback.
+    """
+    solver = node.config.stash.get(SOLVER, None)
+    if solver is not None:
+        solver.wait()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    solver = config.stash.get(SOLVER, None)
+    if solver is not None and solver.poll() is None:  # The run stopped before the workers did.
+        solver.kill()
+        solver.wait()
     made = getattr(config, "_strategy_cache", None)
     if made is not None:
         shutil.rmtree(made, ignore_errors=True)
         del os.environ["YAHTZEE_STRATEGY_CACHE"]
+    CHROMIUM.stop()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Remove the SQLite test database's write-ahead log, which outlives the database.
+
+    Django deletes the test database's file at the end of the run, but SQLite's ``-wal``
+    and ``-shm`` files beside it stay (a few MB each, per run and per worker, in var/).
+    """
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    name = database.get("TEST", {}).get("NAME")
+    if database["ENGINE"] != "django.db.backends.sqlite3" or not name:
+        return
+    if not Path(name).exists():
+        for suffix in ("-wal", "-shm"):
+            Path(f"{name}{suffix}").unlink(missing_ok=True)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run the browser tests last.
-
-    Playwright's sync API keeps an event loop running in the main thread while its
-    browser is open, and async tests cannot start their own loop beside it.
-    """
+    """Run the browser tests last, so a process starts Chromium once (:class:`Chromium`)."""
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Close Chromium before a test that is not a browser test (see :class:`Chromium`)."""
+    if item.get_closest_marker("browser") is None:
+        CHROMIUM.stop()
 
 
 def close_connections_before_fork() -> None:
@@ -132,6 +196,11 @@ def live_server_url(transactional_db: None, settings, server_dice) -> Iterator[s
     finally:
         server.terminate()
         server.join(timeout=10)
+        if server.is_alive():
+            # Still closing after 10 s (a busy machine): a server left running holds its
+            # connection, and the run's last test database could not be dropped.
+            server.kill()
+            server.join()
         dice.clear()
 
 
@@ -195,29 +264,76 @@ def fresh_limits() -> Iterator[None]:
     caches[limits.CACHE].clear()
 
 
-@pytest.fixture(scope="session")
+class Chromium:
+    """This process's headless Chromium, driven by Playwright, open only while browser tests run.
+
+    Playwright's sync API keeps an event loop running in the main thread while it is
+    open, and a test that runs a loop of its own (pytest-asyncio's, ``asyncio.run``,
+    ``async_to_sync``) cannot start beside it. The browser tests are sorted last, but
+    pytest-xdist may still hand a worker another test after a browser test (a group
+    scheduled whole, a test taken from another worker's queue): Playwright is then
+    stopped before it (:func:`pytest_runtest_setup`) and started again by the next
+    browser test. Each xdist worker is a process of its own, with its own Chromium.
+    """
+
+    def __init__(self) -> None:
+        self._playwright: Any = None
+        self._browser: Any = None
+        self._allowed_async_unsafe = False
+
+    def browser(self, executable: str) -> Any:
+        """The running Chromium, launched first if it is not."""
+        if self._browser is None:
+            # Playwright's sync API runs an event loop in this thread; Django refuses ORM
+            # calls from a thread with a running loop unless told this is deliberate
+            # (and only for as long as the loop runs: the other tests keep the check).
+            if "DJANGO_ALLOW_ASYNC_UNSAFE" not in os.environ:
+                os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+                self._allowed_async_unsafe = True
+            from playwright.sync_api import sync_playwright
+
+            self._playwright = sync_playwright().start()
+            self._browser = self._playwright.chromium.launch(
+                executable_path=executable, args=CHROMIUM_ARGS
+            )
+        return self._browser
+
+    def stop(self) -> None:
+        """Close Chromium and stop Playwright's loop, if they run."""
+        if self._playwright is None:
+            return
+        try:
+            self._browser.close()
+        finally:
+            self._playwright.stop()
+            self._playwright = self._browser = None
+            if self._allowed_async_unsafe:
+                del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+                self._allowed_async_unsafe = False
+
+
+CHROMIUM = Chromium()
+
+
+@pytest.fixture
 def browser():  # type: ignore[no-untyped-def]
-    """One headless Chromium for the session, driven by Playwright."""
+    """A headless Chromium driven by Playwright, shared by the browser tests of this process."""
     executable = find_chromium()
     if executable is None:
         message = "no Chromium on this machine: apt-get install chromium, or set CHROMIUM"
         if os.environ.get("REQUIRE_BROWSER"):
             pytest.fail(message)
         pytest.skip(message)
-    # Playwright's sync API runs an event loop in this thread; Django refuses ORM calls
-    # from a thread with a running loop unless told this is deliberate.
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    return CHROMIUM.browser(executable)
 
 
 @pytest.fixture
 def screenshot_dir() -> Path:
-    """Where browser tests save what they saw (test-artifacts/screenshots, not committed)."""
-    path = ARTIFACTS / "screenshots"
+    """Where browser tests save what they saw: test-artifacts/screenshots (not committed),
+    or ``$YAHTZEE_SCREENSHOTS_DIR`` (scripts/screenshots.sh takes the README's from there).
+
+    A test run writes nothing that git tracks.
+    """
+    path = Path(os.environ.get("YAHTZEE_SCREENSHOTS_DIR") or ARTIFACTS / "screenshots")
     path.mkdir(parents=True, exist_ok=True)
     return path

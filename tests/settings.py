@@ -6,11 +6,34 @@ needs TLS or ``collectstatic`` is turned off, because the test servers have neit
 """
 
 import os
+from urllib.parse import urlsplit
 
 os.environ.setdefault("SECRET_KEY", "tests-only-" + "x7Qp2vLk9sRt4wYz8bNc3mHf6jDg1aKe5uVo0iXq")
 
-from yahtzee_site.settings import *  # noqa: F403
-from yahtzee_site.settings import STORAGES
+#: The pytest-xdist worker this process is ("gw0", "gw1", ...), or "" in a run of one process.
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+
+
+def worker_redis_url(url: str, worker: str) -> str:
+    """Redis for one xdist worker: the database index after ``url``'s, by worker number.
+
+    With ``redis://host/6`` the workers gw0, gw1, gw2 use databases 6, 7 and 8. A worker
+    must not share one: the tests clear the limits' cache between tests, and Django's
+    Redis cache clears with FLUSHDB, which would empty the other workers' counters and
+    queues too.
+    """
+    parts = urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    return parts._replace(path=f"/{base + int(worker.removeprefix('gw'))}").geturl()
+
+
+# Set before the deployed settings read it, so everything built from it (the channel
+# layer, the limits' cache) and the servers forked from this process follow.
+if XDIST_WORKER and os.environ.get("REDIS_URL"):
+    os.environ["REDIS_URL"] = worker_redis_url(os.environ["REDIS_URL"], XDIST_WORKER)
+
+from yahtzee_site.settings import *  # noqa: E402, F403
+from yahtzee_site.settings import CHANNEL_LAYERS, REDIS_URL, STORAGES  # noqa: E402
 
 SECURE_SSL_REDIRECT = False
 SESSION_COOKIE_SECURE = False
@@ -26,6 +49,15 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 WHITENOISE_USE_FINDERS = True
 STATIC_ROOT = None
 
+if REDIS_URL and XDIST_WORKER:
+    # Redis's PUBLISH reaches subscribers on every database index: each worker's rooms
+    # (numbered from 1 in each worker's database) also need names of their own.
+    _layer_config = CHANNEL_LAYERS["default"]["CONFIG"]
+    assert isinstance(_layer_config, dict)  # Both Redis layers are configured by a dict.
+    _layer_config["prefix"] = f"asgi-{XDIST_WORKER}"
+
+# pytest-django gives each xdist worker a test database of its own (test_<name>_gw0, ...;
+# the SQLite file's name gets the same ending).
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # One file per test run, so two runs in one checkout never share (or delete) a database.
     DATABASES["default"]["TEST"] = {  # noqa: F405

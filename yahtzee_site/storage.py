@@ -3,7 +3,7 @@
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
 
-class StaticFilesStorage(CompressedManifestStaticFilesStorage):
+class StaticFilesStorage(CompressedManifestStaticFilesStorage):  # type: ignore[misc]
     """Hashed, compressed static files, with JavaScript module imports hashed too.
 
     The room's script is ES modules (``import ... from "./state.js"``). Without

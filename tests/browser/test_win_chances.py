@@ -9,7 +9,6 @@ worked out in the test process with the same engine, from the game the server sa
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -22,7 +21,6 @@ from tests.server.helpers import play_as_bots
 
 pytestmark = pytest.mark.browser
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 # The roll-off (Ana 30, the bot 5), Ana's five sixes, the Casual bot's small straight
 # (it takes it at once), and Ana's first roll of round 2.
 DICE = [6] * 5 + [1] * 5 + [6] * 5 + [1, 2, 3, 4, 6] + [2, 2, 3, 4, 5]
@@ -112,8 +110,6 @@ def test_watchers_see_the_bar_move_and_players_do_not_when_it_is_hidden(
     expect(watcher.locator(".die-button--rolling")).to_have_count(0)
     watcher.screenshot(path=screenshot_dir / "win-chances-watching-desktop.png")
     phone.screenshot(path=screenshot_dir / "win-chances-watching-phone.png")
-    watcher.screenshot(path=DOCS / "win-chances-watching-desktop.png")
-    phone.screenshot(path=DOCS / "win-chances-watching-phone.png")
     watch.assert_clean(live_server_url)
     for context in contexts:
         context.close()
@@ -203,7 +199,8 @@ def test_the_review_graph_draws_the_game_and_a_click_jumps_to_its_moment(
     expect(page.locator("#replay-slider")).to_have_value(str(last.index))
     assert re.search(rf"at={last.seq}\b", page.url)
 
-    page.locator("#chances").screenshot(path=screenshot_dir / f"review-chances-{scheme}.png")
-    page.locator("#chances").screenshot(path=DOCS / f"review-chances-{scheme}-desktop.png")
+    page.locator("#chances").screenshot(
+        path=screenshot_dir / f"review-chances-{scheme}-desktop.png"
+    )
     watch.assert_clean(live_server_url)
     context.close()

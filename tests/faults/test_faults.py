@@ -26,10 +26,21 @@ import pytest
 
 from tests.faults import play, stack
 
-pytestmark = pytest.mark.skipif(
-    not (os.environ.get("REDIS_URL") and os.environ.get("DATABASE_URL", "").startswith("postgres")),
-    reason="the PostgreSQL + Redis pass runs the fault tests",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not (
+            os.environ.get("REDIS_URL")
+            and os.environ.get("DATABASE_URL", "").startswith("postgres")
+        ),
+        reason="the PostgreSQL + Redis pass runs the fault tests",
+    ),
+    # One pytest-xdist worker runs them all, on one stack (the module's ``site``): two
+    # stacks would cost twice, and could pick the same free ports at the same moment.
+    pytest.mark.xdist_group("faults"),
+    # A stack to start, then 20 games that may take 240 s, 60 s to reconnect and 30 s for
+    # presence: the tests' own bounds, which say more than pytest-timeout's would.
+    pytest.mark.timeout(600),
+]
 
 GAMES = 20
 #: A quick player's pause before each command, in seconds (0.5 to 1.5 times this).
