@@ -536,21 +536,27 @@ def test_a_dropped_connection_reconnects_and_catches_up(browser, live_server_url
 class RoutedRoomSocket:
     """The page's room websocket, through the test (Playwright's WebSocket route).
 
-    All the server says reaches the page; each message the page sends goes to
-    ``from_page(route, message)``, which passes it on (:meth:`to_server`), answers it
-    itself (:meth:`to_page`) or keeps it back. Made before the page opens the room.
+    All the server says reaches the page (and is kept in ``heard``, in order); each
+    message the page sends goes to ``from_page(route, message)``, which passes it on
+    (:meth:`to_server`), answers it itself (:meth:`to_page`) or keeps it back. Made
+    before the page opens the room.
     """
 
     def __init__(self, page: Page, from_page) -> None:  # type: ignore[no-untyped-def]
         self.page = page
         self.from_page = from_page
         self.ws = self.server = None
+        self.heard: list[dict] = []
         page.route_web_socket(re.compile(r"/ws/"), self._route)
 
     def _route(self, ws) -> None:  # type: ignore[no-untyped-def]
         self.ws, self.server = ws, ws.connect_to_server()
         ws.on_message(lambda message: self.from_page(self, message))
-        self.server.on_message(ws.send)
+        self.server.on_message(self._from_server)
+
+    def _from_server(self, message: str) -> None:
+        self.heard.append(json.loads(message))
+        self.ws.send(message)
 
     def to_server(self, message: str) -> None:
         self.server.send(message)
@@ -589,13 +595,17 @@ def test_a_request_for_the_room_refused_as_too_many_is_asked_again(browser, live
     route = RoutedRoomSocket(page, from_page)
     create_room(page, live_server_url, "Ana", seats=2)
     at = version(page)
+    heard = len(route.heard)
     # An event two versions ahead: one was missed, so the page asks for the room.
     route.to_page({"type": "event", "version": at + 2})
     expect(page.locator("#toast")).to_contain_text("Too many clicks at once")
     # The page asks again after a second; give it ten.
     assert route.wait_until(lambda: len(asked) >= 2), "the refused request was not asked again"
     assert len(asked) == 2
-    # The answer came and the page is live again: the next gap asks once more.
+    # The answer came (on its way to the page, before anything sent to it from now on) and
+    # the page is live again: the next gap asks once more. (The page's version alone says
+    # nothing: it stayed at ``at`` all along, answer or not.)
+    assert route.wait_until(lambda: any(m["type"] == "snapshot" for m in route.heard[heard:]))
     page.wait_for_function("v => window.yahtzeeRoom.state.version === v", arg=at)
     route.to_page({"type": "event", "version": at + 2})
     assert route.wait_until(lambda: len(asked) >= 3)
