@@ -4,6 +4,7 @@ The server throws scripted dice (the ``server_dice`` fixture), so every roll,
 score and total below is a known answer.
 """
 
+import itertools
 import json
 import re
 from dataclasses import dataclass, field
@@ -109,9 +110,51 @@ def version(page: Page) -> int:
     return page.evaluate("window.yahtzeeRoom.state.version")
 
 
+#: How long a page's barrier waits for the server's answer before the test fails.
+BARRIER_MS = 15_000
+
+
+def barrier(page: Page) -> None:
+    """Ask the server for a marker through the page's own socket and wait for its answer.
+
+    The server handles a socket's messages one at a time, in order: once the pong is
+    back, everything the page sent before has been handled (applied and committed, or
+    refused) and every message sent to the page before the pong has been applied (the
+    page's own listener runs before this one). Its own events come through the room's
+    group and may still be on their way: read the room's version from the server.
+    """
+    page.evaluate(
+        """([id, ms]) => new Promise((done, fail) => {
+            const ws = window.yahtzeeRoom.socket.ws;
+            const late = setTimeout(() => fail(new Error("no pong in " + ms + " ms")), ms);
+            ws.addEventListener("message", function answered(event) {
+                const message = JSON.parse(event.data);
+                if (message.type !== "pong" || message.id !== id) return;
+                ws.removeEventListener("message", answered);
+                clearTimeout(late);
+                done();
+            });
+            window.yahtzeeRoom.socket.send({ type: "ping", id });
+        })""",
+        [f"barrier-{next(_markers)}", BARRIER_MS],
+    )
+
+
+_markers = itertools.count()
+
+
+def stored_version(page: Page) -> int:
+    """The version of the room ``page`` shows, as the server has it now."""
+    base, code = page.url.rstrip("/").rsplit("/g/", 1)
+    return int(api_snapshot(base, code)["version"])
+
+
 def settle(*pages: Page) -> None:
-    """Wait until every page has applied the newest event any of them has seen."""
-    target = max(version(page) for page in pages)
+    """Wait until the server has handled everything these pages sent (a barrier on each)
+    and every page has applied every event of the room up to then."""
+    for page in pages:
+        barrier(page)
+    target = stored_version(pages[0])
     for page in pages:
         page.wait_for_function("v => window.yahtzeeRoom.state.version >= v", arg=target)
 
@@ -484,7 +527,8 @@ def test_a_dropped_connection_reconnects_and_catches_up(browser, live_server_url
     expect_dice(bob, [4, 4, 4, 1, 2])
     hold(ana, [0, 1, 2], "click")
     expect_dice(bob, [4, 4, 4, 1, 2], held=[0, 1, 2])
-    assert version(bob) == version(ana)
+    settle(ana, bob)
+    assert version(bob) == version(ana) == stored_version(ana)
     ana_context.close()
     bob_context.close()
 
@@ -492,21 +536,27 @@ def test_a_dropped_connection_reconnects_and_catches_up(browser, live_server_url
 class RoutedRoomSocket:
     """The page's room websocket, through the test (Playwright's WebSocket route).
 
-    All the server says reaches the page; each message the page sends goes to
-    ``from_page(route, message)``, which passes it on (:meth:`to_server`), answers it
-    itself (:meth:`to_page`) or keeps it back. Made before the page opens the room.
+    All the server says reaches the page (and is kept in ``heard``, in order); each
+    message the page sends goes to ``from_page(route, message)``, which passes it on
+    (:meth:`to_server`), answers it itself (:meth:`to_page`) or keeps it back. Made
+    before the page opens the room.
     """
 
     def __init__(self, page: Page, from_page) -> None:  # type: ignore[no-untyped-def]
         self.page = page
         self.from_page = from_page
         self.ws = self.server = None
+        self.heard: list[dict] = []
         page.route_web_socket(re.compile(r"/ws/"), self._route)
 
     def _route(self, ws) -> None:  # type: ignore[no-untyped-def]
         self.ws, self.server = ws, ws.connect_to_server()
         ws.on_message(lambda message: self.from_page(self, message))
-        self.server.on_message(ws.send)
+        self.server.on_message(self._from_server)
+
+    def _from_server(self, message: str) -> None:
+        self.heard.append(json.loads(message))
+        self.ws.send(message)
 
     def to_server(self, message: str) -> None:
         self.server.send(message)
@@ -514,7 +564,7 @@ class RoutedRoomSocket:
     def to_page(self, message: dict) -> None:
         self.ws.send(json.dumps(message))
 
-    def wait_until(self, condition, seconds: float = 5) -> bool:  # type: ignore[no-untyped-def]
+    def wait_until(self, condition, seconds: float = 10) -> bool:  # type: ignore[no-untyped-def]
         """Let the page run until ``condition()`` holds (the route's handlers run meanwhile);
         whether it does."""
         for _ in range(int(seconds * 10)):
@@ -545,13 +595,17 @@ def test_a_request_for_the_room_refused_as_too_many_is_asked_again(browser, live
     route = RoutedRoomSocket(page, from_page)
     create_room(page, live_server_url, "Ana", seats=2)
     at = version(page)
+    heard = len(route.heard)
     # An event two versions ahead: one was missed, so the page asks for the room.
     route.to_page({"type": "event", "version": at + 2})
     expect(page.locator("#toast")).to_contain_text("Too many clicks at once")
-    # The page asks again after a second; give it five.
+    # The page asks again after a second; give it ten.
     assert route.wait_until(lambda: len(asked) >= 2), "the refused request was not asked again"
     assert len(asked) == 2
-    # The answer came and the page is live again: the next gap asks once more.
+    # The answer came (on its way to the page, before anything sent to it from now on) and
+    # the page is live again: the next gap asks once more. (The page's version alone says
+    # nothing: it stayed at ``at`` all along, answer or not.)
+    assert route.wait_until(lambda: any(m["type"] == "snapshot" for m in route.heard[heard:]))
     page.wait_for_function("v => window.yahtzeeRoom.state.version === v", arg=at)
     route.to_page({"type": "event", "version": at + 2})
     assert route.wait_until(lambda: len(asked) >= 3)
@@ -634,14 +688,17 @@ def test_a_stranger_who_opens_the_link_cannot_act(browser, live_server_url):
         before,
     )
     expect(stranger.locator("#console-output")).to_contain_text("watch")
-    stranger.wait_for_timeout(300)
-    assert version(ana) == before
+    barrier(stranger)  # The server has handled (refused) all three by now.
+    barrier(ana)
+    assert version(ana) == stored_version(ana) == before
     expect_dice(ana, [4, 4, 4, 1, 2])
     # Bob is seated but not on turn: the same refusal, in words.
     blur(bob)
     bob.keyboard.press("r")
     expect(bob.locator("#console-output")).to_have_text("It is Ana's turn.")
-    assert version(ana) == before
+    barrier(bob)
+    barrier(ana)
+    assert version(ana) == stored_version(ana) == before
     for context in (ana_context, bob_context, stranger_context):
         context.close()
 

@@ -156,8 +156,11 @@ def test_every_page_sends_the_policy_and_breaks_none_of_it(context, live_server_
 
 
 # A second policy, from a <meta> added before the page's scripts run (module scripts run
-# once the document is parsed): a connection must pass both policies.
+# once the document is parsed): a connection must pass both policies. The page counts
+# the violations it has reported (after RECORD_VIOLATIONS, whose listener comes first).
 NARROW_CONNECT_SRC = """
+window.violationsReported = 0;
+document.addEventListener("securitypolicyviolation", () => { window.violationsReported += 1; });
 document.addEventListener("readystatechange", () => {
   const meta = document.createElement("meta");
   meta.httpEquiv = "Content-Security-Policy";
@@ -184,7 +187,7 @@ def test_connect_src_self_alone_reaches_the_rooms_websocket(browser, live_server
             policy.assert_clean(page, "room under connect-src 'self'")
         else:
             page.wait_for_function("() => document.querySelector('meta[http-equiv]') !== null")
-            page.wait_for_timeout(500)
+            page.wait_for_function("() => window.violationsReported > 0")  # The socket refused.
         seen[sources] = list(policy.violations)
         context.close()
 

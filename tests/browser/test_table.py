@@ -9,11 +9,13 @@ from playwright.sync_api import Page, expect
 
 from games.strategy import load
 from tests.browser.test_room import (
+    barrier,
     command,
     create_room,
     expect_dice,
     open_room,
     set_switch,
+    stored_version,
     version,
 )
 from tests.browser.watch import VIEWPORTS, PageWatch
@@ -201,8 +203,8 @@ def test_a_zero_or_a_far_lower_score_asks_first_by_click_key_or_command(
     expect(dialog).to_be_visible()
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
-    page.wait_for_timeout(300)  # Time for a move that should not have gone.
-    assert version(page) == before
+    barrier(page)  # A move that should not have gone would have been handled by now.
+    assert version(page) == stored_version(page) == before
     expect(full_house).to_have_text("0")  # Still open, still offered.
     # Yes writes it.
     full_house.click()
@@ -219,8 +221,8 @@ def test_a_zero_or_a_far_lower_score_asks_first_by_click_key_or_command(
         "6 5 3 2 4 scores 0 in Yahtzee, and the box is then filled for the rest of the game."
         " Large straight would take 40. Type yes (or score! yahtzee) to write it."
     )
-    page.wait_for_timeout(300)
-    assert version(page) == before
+    barrier(page)
+    assert version(page) == stored_version(page) == before
     command(page, "yes")
     expect(page.locator("#console-output")).to_have_text("Scored 0 in Yahtzee.")
     expect(page.locator('#scorecard td[data-box="yahtzee"]')).to_have_text("0")

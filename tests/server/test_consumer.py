@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -29,7 +30,9 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
 HOST = (b"host", b"127.0.0.1")  # The site's own origin: a real server always sends a Host.
-TIMEOUT = 3
+#: Seconds a read waits before the test fails: it only bounds a failure (nothing is decided
+#: by a read that times out), so it is generous for a loaded machine.
+TIMEOUT = 10
 
 
 @pytest.fixture(autouse=True)
@@ -38,10 +41,18 @@ def still_time(fake_clock):  # type: ignore[no-untyped-def]
     return fake_clock
 
 
+@pytest.fixture
+def script_speed(monkeypatch):  # type: ignore[no-untyped-def]
+    """No rate limit on the sockets: a test plays a whole game in a fraction of a second,
+    past the burst a person could send (the limit has its own test, below)."""
+    monkeypatch.setattr(consumers.RateLimit, "allow", lambda self: True)
+
+
 class Client:
     """One websocket to a room, with the messages it has been sent so far."""
 
     def __init__(self, code: str, session_key: str | None = None) -> None:
+        self.code = code
         self.session_key = session_key
         headers = [ORIGIN, HOST]
         if session_key:
@@ -54,6 +65,7 @@ class Client:
         self.version = 0  # The last version this client was told of.
         self.errors: list[dict[str, Any]] = []
         self.watching: dict[str, Any] = {}
+        self.pings = 0  # Markers sent so far: each barrier's ping has an id of its own.
 
     async def connect(self) -> Client:
         connected, _ = await self.communicator.connect(timeout=TIMEOUT)
@@ -92,9 +104,39 @@ class Client:
         assert message["message"]
         return message
 
+    async def until_pong(self) -> list[dict[str, Any]]:
+        """Every message the server sent this socket before it answered a ping sent now, but
+        who is here (``presence``: sent on a timer of its own whenever someone comes or goes).
+
+        A barrier, not a quiet window: the server handles a socket's messages one at a time,
+        in order, so what came before the pong is what it had sent, and nothing else was. A
+        room's event reaches every socket of the room at once, so an event another socket
+        has received is among these; one sent after the ping, or while this socket still had
+        older events to pass on, may come after the pong: wait for a message you expect with
+        :meth:`expect`, and use this to show that nothing else came.
+        """
+        self.pings += 1
+        marker = f"barrier-{self.pings}"
+        await self.send(type="ping", id=marker)
+        before = []
+        while (message := await self.receive()) != {"type": "pong", "id": marker}:
+            assert message.get("code") != "rate_limited", "a barrier past the rate limit"
+            if message["type"] != "presence":
+                before.append(message)
+        return before
+
     async def drain(self) -> None:
-        """Read what has arrived (events, presence) until the line goes quiet."""
-        while not await self.communicator.receive_nothing(timeout=0.1):
+        """Read what the server has sent this socket so far (see :meth:`until_pong`)."""
+        await self.until_pong()
+
+    async def catch_up(self, version: int | None = None) -> None:
+        """Read on until this socket has been told of the room's ``version`` (by default the
+        version stored now): a command it sends next is not stale for want of news that was
+        still on its way (over Redis, a moment after the command that caused it was answered).
+        """
+        if version is None:
+            version = await stored_version(self.code)
+        while self.version < version:
             await self.receive()
 
     async def close(self) -> None:
@@ -120,6 +162,12 @@ def stored(code: str) -> tuple[object, ...]:
 
 
 @database_sync_to_async
+def stored_version(code: str) -> int:
+    """The version of room ``code``: that of its last event."""
+    return Game.objects.values_list("version", flat=True).get(code=code)
+
+
+@database_sync_to_async
 def snapshot(code: str, player_id: int | None = None) -> dict[str, Any]:
     return services.snapshot(code, player_id)
 
@@ -140,7 +188,7 @@ async def started_table(fixed_dice) -> tuple[str, Client, Client, Client]:  # ty
     bob = await seat(code, "Bob")
     watcher = await Client(code).connect()
     fixed_dice.load(*[6] * 5, *[1] * 5)
-    await alice.drain()
+    await alice.catch_up()
     await alice.send(type="start", version=alice.version)
     first = (await alice.expect("roll_off"))["data"]["first"]
     assert first == 0
@@ -173,7 +221,7 @@ BOB_POINTS = [1, 2, 3, 4, 0, 6, 0, 0, 0, 30, 0, 0, 16]
 BOB_TOTAL = sum(BOB_POINTS)  # 62
 
 
-async def test_two_players_and_a_watcher_play_a_whole_game(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+async def test_two_players_and_a_watcher_play_a_whole_game(fixed_dice, script_speed) -> None:  # type: ignore[no-untyped-def]
     code, alice, bob, watcher = await started_table(fixed_dice)
     seen_from = watcher.version
     for (box, target, points), bob_box, bob_points in zip(
@@ -189,13 +237,13 @@ async def test_two_players_and_a_watcher_play_a_whole_game(fixed_dice) -> None: 
         await alice.send(type="score", category=box, version=alice.version)
         assert (await alice.expect("scored"))["data"]["points"] == points
 
-        await bob.drain()
+        await bob.catch_up(alice.version)
         fixed_dice.load(1, 2, 3, 4, 6)
         await bob.send(type="roll", version=bob.version)
         await bob.expect("rolled")
         await bob.send(type="score", category=bob_box.value, version=bob.version)
         assert (await bob.expect("scored"))["data"]["points"] == bob_points
-        await alice.drain()
+        await alice.catch_up(bob.version)
 
     finished = await bob.expect("finished")
     assert finished["data"] == {
@@ -203,7 +251,8 @@ async def test_two_players_and_a_watcher_play_a_whole_game(fixed_dice) -> None: 
         "totals": [ALICE_TOTAL, BOB_TOTAL],
         "places": [1, 2],
     }
-    await watcher.drain()
+    await watcher.catch_up(bob.version)
+    assert await watcher.until_pong() == []  # Nothing after the end.
     # The watcher saw every event, in order, with no gap: 13 rounds of two rolls and a
     # score for Alice, a roll and a score for Bob, then the end.
     versions = [e["version"] for e in watcher.events]
@@ -417,8 +466,8 @@ async def test_a_bad_message_gets_an_error_and_changes_nothing(  # type: ignore[
     await sending.expect_error(code)
 
     assert await stored(game_code) == before
-    for name, client in clients.items():
-        assert await client.communicator.receive_nothing(timeout=0.2), name
+    for name, client in clients.items():  # Not even the sender, but for its error.
+        assert await client.until_pong() == [], name
     # The connection is still open and works.
     await sending.send(type="ping", id="still there")
     assert await sending.expect("pong") == {"type": "pong", "id": "still there"}
@@ -517,7 +566,11 @@ async def test_two_sockets_of_one_player_scoring_at_once_score_once(fixed_dice) 
         await client.close()
 
 
-async def test_a_flood_of_messages_is_rate_limited(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+async def test_a_flood_of_messages_is_rate_limited(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # The bucket's clock stands still during the flood and then moves on when the test
+    # says so: the counts are exact, however fast or slow the machine sends.
+    now = [1000.0]
+    monkeypatch.setattr(consumers, "time", SimpleNamespace(monotonic=lambda: now[0]))
     code = await new_game()
     watcher = await Client(code).connect()
     for n in range(60):
@@ -529,12 +582,14 @@ async def test_a_flood_of_messages_is_rate_limited(fixed_dice) -> None:  # type:
             replies.append(reply)
     pongs = [r for r in replies if r["type"] == "pong"]
     limited = [r for r in replies if r.get("code") == "rate_limited"]
-    assert len(pongs) >= 30  # A burst a person could send goes through...
-    assert limited  # ...a script's flood does not,
+    assert [r["id"] for r in pongs] == list(range(30))  # A burst a person could send goes
+    assert len(limited) == 30  # through, a script's flood does not,
     assert len(pongs) + len(limited) == 60
-    await asyncio.sleep(0.3)  # and the connection recovers.
+    now[0] += 0.15  # and the connection recovers, at ten messages a second.
     await watcher.send(type="ping", id="later")
     assert (await watcher.expect("pong"))["id"] == "later"
+    await watcher.send(type="ping", id="too soon")
+    assert (await watcher.expect("error"))["code"] == "rate_limited"
     await watcher.close()
 
 
@@ -707,7 +762,11 @@ async def test_a_socket_quiet_for_longer_than_the_layers_blocking_pop_still_hear
     bob = await seat(code, "Bob")
     await alice.drain()
     await bob.drain()
-    await asyncio.sleep(RedisChannelLayer.brpop_timeout + 1.5)  # Past one empty pop.
+    # The condition under test: time past one empty pop. What the sockets were sent meanwhile
+    # is decided by a barrier (both still answer, and were told nothing).
+    await asyncio.sleep(RedisChannelLayer.brpop_timeout + 1.5)
+    assert await alice.until_pong() == []
+    assert await bob.until_pong() == []
     await alice.send(type="chat", text="still there?")
     chat = await bob.expect("chat")
     assert chat["data"]["text"] == "still there?"

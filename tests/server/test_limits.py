@@ -249,8 +249,10 @@ async def test_chat_from_every_socket_of_a_seat_counts_together(settings, moment
     for n in range(3):
         for tab in (ana, other_tab):
             await tab.send(type="chat", text=f"line {n}", id=n)
-    await ana.drain()
-    await other_tab.drain()
+    for tab in (ana, other_tab):  # Its commands answered (a barrier), then every line told.
+        await tab.drain()
+    for tab in (ana, other_tab):
+        await tab.catch_up()
 
     said = [e["data"]["text"] for e in ana.events if e["kind"] == "chat"]
     assert len(said) == 4

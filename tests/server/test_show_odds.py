@@ -17,7 +17,6 @@ from games import services
 from games.models import Game, GameEvent
 from games.services import CommandError
 from tests.server.helpers import Table, play_out
-from tests.server.test_coach import game_row
 from tests.server.test_consumer import Client, new_game, seat, stored
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -104,8 +103,7 @@ async def test_players_are_refused_the_odds_unless_the_room_shows_them(fixed_dic
     fixed_dice.load(6, 6, 6, 6, 6, 1, 1, 1, 1, 1)
     # Ana starts at the version she was told of last: first she hears of every seat taken
     # (over Redis the news of Ben's seat may still be on its way).
-    while ana.version < (await game_row(code)).state_version:
-        await ana.receive()
+    await ana.catch_up()
     await ana.send(type="start", version=ana.version)
     await ana.expect("roll_off")
     for client in (ana, ben, watcher):
@@ -118,7 +116,7 @@ async def test_players_are_refused_the_odds_unless_the_room_shows_them(fixed_dic
         assert refused["id"] == "odds-2"
         assert "watchers do" in refused["message"]
     # Refusals go to the asker alone, and change nothing.
-    assert await watcher.communicator.receive_nothing(timeout=0.1)
+    assert await watcher.until_pong() == []
     assert await stored(code) == before
 
 
@@ -129,7 +127,7 @@ async def test_a_stale_or_malformed_request_is_answered_clearly(fixed_dice) -> N
     await seat(code, "Ben")
     watcher = await Client(code).connect()
     fixed_dice.load(6, 6, 6, 6, 6, 1, 1, 1, 1, 1)
-    await ana.drain()
+    await ana.catch_up()
     await ana.send(type="start", version=ana.version)
     await ana.expect("roll_off")
     await watcher.drain()

@@ -337,12 +337,12 @@ def test_any_frame_gets_an_answer_and_changes_nothing(batch, fixed_dice, caplog)
             f"/ws/games/{game.code}/",
             headers=[ORIGIN, HOST, (b"cookie", f"sessionid={session.session_key}".encode())],
         )
-        connected, _ = await communicator.connect(timeout=5)
+        connected, _ = await communicator.connect(timeout=10)
         assert connected
 
         async def reply() -> dict[str, Any]:
             while True:
-                message: dict[str, Any] = json.loads(await communicator.receive_from(timeout=5))
+                message: dict[str, Any] = json.loads(await communicator.receive_from(timeout=10))
                 if message["type"] != "presence":
                     return message
 
