@@ -31,6 +31,7 @@ could not be played.
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import time
@@ -62,9 +63,23 @@ addEventListener("DOMContentLoaded", () => {
 
 
 class StaticServer(Server):
-    """The benchmark server, static files collected (into var/) as a deployed site has them."""
+    """The benchmark server, static files collected as a deployed site has them.
+
+    They are collected into the server's own temporary directory (through a settings
+    module there that changes only ``STATIC_ROOT``), not into ``var/``, which another
+    run or a deployed copy may be using.
+    """
 
     def start(self) -> None:
+        settings = self.workdir / "benchmark_settings.py"
+        settings.write_text(
+            "from yahtzee_site.settings import *  # noqa: F403\n"
+            f"STATIC_ROOT = {str(self.workdir / 'static')!r}\n"
+        )
+        self.env["DJANGO_SETTINGS_MODULE"] = "benchmark_settings"
+        self.env["PYTHONPATH"] = os.pathsep.join(
+            filter(None, [str(self.workdir), str(ROOT), os.environ.get("PYTHONPATH")])
+        )
         subprocess.run(
             [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
             cwd=ROOT,
@@ -202,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
             opening = opening_times(browser, url, args.loads)
             setup.close()
             latencies, heaps = play(browser, server.url, args.turns)
-            rss = read_rss_mb(server.pid)
+            rss = read_rss_mb(server.pids)
             browser.close()
     finally:
         server.stop()

@@ -122,14 +122,12 @@ def first_view(preset: str) -> Callable[[], object]:
 
 def time_analysis(code: str, repeat: int) -> None:
     """The analysis of one game alone, and the strategy's load from disk, in milliseconds."""
-    from games import analysis
-    from games.models import Game, GameEvent
+    from games import analysis, services
+    from games.models import Game
     from games.strategy import forget_loaded, load
 
     game = Game.objects.get(code=code)
-    events = list(
-        GameEvent.objects.filter(game=game).order_by("seq").values_list("kind", "payload")
-    )
+    events = services.replay_events(code)  # The typed events, as the review reads them.
     loads, fresh, warm = [], [], []
     decisions = 0
     for _ in range(repeat):

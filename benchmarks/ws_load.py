@@ -107,6 +107,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
+from websockets.typing import Origin  # noqa: E402
 
 from games import rules  # noqa: E402  (pure Python: imports nothing from Django)
 from games.presentation import card_json  # noqa: E402  (pure too)
@@ -133,7 +134,6 @@ class Options:
     http_url: str
     #: One per server process; a room's sockets are spread over them, as a proxy would.
     ws_urls: tuple[str, ...]
-    origin: str
     think_min: float
     think_max: float
     ping_interval: float
@@ -420,7 +420,9 @@ class Room:
         path = f"relay/{self.code}" if self.table is not None else f"games/{self.code}"
         ws = await connect(
             f"{base}/ws/{path}/",
-            origin=self.opts.origin,  # type: ignore[arg-type]
+            # The page a browser opens this socket from was served by the same process
+            # (ws -> http, wss -> https): each process accepts its own origin only.
+            origin=Origin("http" + base.removeprefix("ws")),
             compression=None,  # Keep the client's per-message work small.
             proxy=None,
             open_timeout=self.opts.timeout,
@@ -1036,7 +1038,6 @@ def run_games(games: int, mode: str, args: argparse.Namespace) -> Result:
             mode=mode,
             http_url=urls[0],
             ws_urls=tuple(f"{ws_scheme}://{urlsplit(url).netloc}" for url in urls),
-            origin=f"{parts.scheme}://{parts.netloc}",
             think_min=args.think[0],
             think_max=args.think[-1],
             ping_interval=args.ping_interval,
