@@ -42,6 +42,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
 from ws_load import ROOT, Server, percentile, read_rss_mb
 
+from benchmarks import quick
 from tests.browser.chromium import CHROMIUM_ARGS, find_chromium
 
 # Injected into every page: note clicks on the table, and each new line of the feed.
@@ -199,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--turns", type=int, default=26, help="turns played (26: a whole 2-player game)"
     )
-    args = parser.parse_args(argv)
+    args = quick.parse_args(parser, {"loads": 1, "turns": 1}, argv)
 
     from playwright.sync_api import sync_playwright
 

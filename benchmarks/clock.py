@@ -36,6 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import quick  # noqa: E402
+
 
 def configure(database_url: str) -> None:
     os.environ.update(
@@ -101,7 +103,7 @@ def main() -> None:
     parser.add_argument("--database-url", help="default: a fresh SQLite file")
     parser.add_argument("--steps", default="0,1000,10000,100000")
     parser.add_argument("--repeat", type=int, default=500)
-    args = parser.parse_args()
+    args = quick.parse_args(parser, {"steps": "0,100", "repeat": 20})
     directory = Path(tempfile.mkdtemp(prefix="bench-clock-"))
     configure(args.database_url or f"sqlite:///{directory / 'clock.sqlite3'}")
 

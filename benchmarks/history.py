@@ -37,6 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import quick  # noqa: E402
+
 
 def configure(directory: Path) -> None:
     os.environ.update(
@@ -153,7 +155,7 @@ def main() -> None:
     parser.add_argument("--mine", type=int, default=200, help="of which the account plays")
     parser.add_argument("--repeat", type=int, default=20, help="requests per page")
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    args = quick.parse_args(parser, {"games": 5, "mine": 2, "repeat": 2})
 
     with tempfile.TemporaryDirectory() as directory:
         configure(Path(directory))
