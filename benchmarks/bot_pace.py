@@ -172,7 +172,7 @@ def main() -> None:
     parser.add_argument(
         "--paces", nargs="+", choices=PACES, default=PACES, help="the paces played live"
     )
-    args = quick.parse_args(parser, {"games": 20, "live_turns": 1, "paces": ["instant", "quick"]})
+    args = quick.parse_args(parser, {"games": 20, "live_turns": 1, "paces": ["instant"]})
     with tempfile.TemporaryDirectory(prefix="bot-pace-bench-") as directory:
         set_up_django(Path(directory))
         modelled(args.games, args.seed)

@@ -101,8 +101,7 @@ def coach_speed(calls: int, seed: int) -> None:
     )
 
 
-def at_a_table(games: int) -> None:
-    directory = Path(tempfile.mkdtemp(prefix="bots-bench-"))
+def at_a_table(games: int, directory: Path) -> None:
     os.environ.update(
         {
             "DJANGO_SETTINGS_MODULE": "yahtzee_site.settings",
@@ -164,7 +163,8 @@ def main() -> None:
     args = quick.parse_args(parser, {"games": 20, "calls": 20, "tables": 1})
     strength(args.games, args.seed)
     coach_speed(args.calls, args.seed)
-    at_a_table(args.tables)
+    with tempfile.TemporaryDirectory(prefix="bots-bench-") as directory:
+        at_a_table(args.tables, Path(directory))
 
 
 if __name__ == "__main__":

@@ -40,6 +40,12 @@ so that many games make a realistic load; ``--think 0`` plays as fast as the
 server's per-connection rate limit lets it, to measure throughput. Games are
 played to the end (13 rounds), or until ``--duration`` seconds have passed.
 
+``--whole-games`` times whole games instead of a play phase: each room is a solo
+game (one seat) created over the API, its player and two watchers connected, 13
+turns played and its sockets closed, each room on its own from a common start;
+the server's CPU over all of it is divided by the commands played, against the
+floor doing the same connections and relaying one message per command.
+
 What it measures, and why
 -------------------------
 * **Command to broadcast**: for every command (start, roll, score), the time
