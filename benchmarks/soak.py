@@ -165,7 +165,15 @@ def main() -> None:
         help="the faults, in turn: kill -9 a Daphne, restart Redis, restart PostgreSQL",
     )
     args = quick.parse_args(
-        parser, {"minutes": 0.2, "fault_every": 6, "games": 2, "faults": ["redis"]}
+        parser,
+        {
+            "minutes": 0.2,
+            "fault_every": 6,
+            "games": 2,
+            "faults": ["redis"],
+            "think": 0.02,
+            "bot_pause_ms": 0,
+        },
     )
     reason = stack.missing()
     if reason:
