@@ -39,12 +39,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import quick  # noqa: E402
+
 PACES = ["instant", "quick", "natural"]
 OLD_PAUSE = 0.9  # Seconds before every move, whatever the move, until issue 19.
 
 
-def set_up_django() -> None:
-    directory = Path(tempfile.mkdtemp(prefix="bot-pace-bench-"))
+def set_up_django(directory: Path) -> None:
     os.environ.update(
         {
             "DJANGO_SETTINGS_MODULE": "yahtzee_site.settings",
@@ -118,7 +119,7 @@ def modelled(games: int, seed: int) -> None:
             print(f"  {pace:10} {summary(values)} of waiting per turn")
 
 
-def live(turns: int) -> None:
+def live(turns: int, paces: list[str]) -> None:
     from asgiref.sync import sync_to_async
 
     from games import bots, services
@@ -148,7 +149,7 @@ def live(turns: int) -> None:
         services.score(code, host, best.value, version=Game.objects.get(code=code).version)
 
     async def run() -> None:
-        for pace in PACES:
+        for pace in paces:
             code, host = await sync_to_async(new_room)(pace)
             seconds: list[float] = []
             while len(seconds) < turns:
@@ -168,10 +169,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=500, help="modelled games per bot")
     parser.add_argument("--live-turns", type=int, default=6, help="live bot turns per pace")
     parser.add_argument("--seed", type=int, default=2026)
-    args = parser.parse_args()
-    set_up_django()
-    modelled(args.games, args.seed)
-    live(args.live_turns)
+    parser.add_argument(
+        "--paces", nargs="+", choices=PACES, default=PACES, help="the paces played live"
+    )
+    args = quick.parse_args(parser, {"games": 20, "live_turns": 1, "paces": ["instant"]})
+    with tempfile.TemporaryDirectory(prefix="bot-pace-bench-") as directory:
+        set_up_django(Path(directory))
+        modelled(args.games, args.seed)
+        live(args.live_turns, args.paces)
 
 
 if __name__ == "__main__":

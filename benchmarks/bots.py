@@ -38,6 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import quick  # noqa: E402
 from benchmarks.solver import mid_game_positions  # noqa: E402
 from games.rules import OFFICIAL, Category, Game, Position  # noqa: E402
 from games.strategy import load  # noqa: E402
@@ -100,8 +101,7 @@ def coach_speed(calls: int, seed: int) -> None:
     )
 
 
-def at_a_table(games: int) -> None:
-    directory = Path(tempfile.mkdtemp(prefix="bots-bench-"))
+def at_a_table(games: int, directory: Path) -> None:
     os.environ.update(
         {
             "DJANGO_SETTINGS_MODULE": "yahtzee_site.settings",
@@ -160,10 +160,11 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=500, help="advice messages to time")
     parser.add_argument("--tables", type=int, default=5, help="games through the services")
     parser.add_argument("--seed", type=int, default=2026)
-    args = parser.parse_args()
+    args = quick.parse_args(parser, {"games": 20, "calls": 20, "tables": 1})
     strength(args.games, args.seed)
     coach_speed(args.calls, args.seed)
-    at_a_table(args.tables)
+    with tempfile.TemporaryDirectory(prefix="bots-bench-") as directory:
+        at_a_table(args.tables, Path(directory))
 
 
 if __name__ == "__main__":

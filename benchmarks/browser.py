@@ -31,6 +31,7 @@ could not be played.
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import time
@@ -41,6 +42,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
 from ws_load import ROOT, Server, percentile, read_rss_mb
 
+from benchmarks import quick
 from tests.browser.chromium import CHROMIUM_ARGS, find_chromium
 
 # Injected into every page: note clicks on the table, and each new line of the feed.
@@ -62,9 +64,23 @@ addEventListener("DOMContentLoaded", () => {
 
 
 class StaticServer(Server):
-    """The benchmark server, static files collected (into var/) as a deployed site has them."""
+    """The benchmark server, static files collected as a deployed site has them.
+
+    They are collected into the server's own temporary directory (through a settings
+    module there that changes only ``STATIC_ROOT``), not into ``var/``, which another
+    run or a deployed copy may be using.
+    """
 
     def start(self) -> None:
+        settings = self.workdir / "benchmark_settings.py"
+        settings.write_text(
+            "from yahtzee_site.settings import *  # noqa: F403\n"
+            f"STATIC_ROOT = {str(self.workdir / 'static')!r}\n"
+        )
+        self.env["DJANGO_SETTINGS_MODULE"] = "benchmark_settings"
+        self.env["PYTHONPATH"] = os.pathsep.join(
+            filter(None, [str(self.workdir), str(ROOT), os.environ.get("PYTHONPATH")])
+        )
         subprocess.run(
             [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
             cwd=ROOT,
@@ -184,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--turns", type=int, default=26, help="turns played (26: a whole 2-player game)"
     )
-    args = parser.parse_args(argv)
+    args = quick.parse_args(parser, {"loads": 1, "turns": 1}, argv)
 
     from playwright.sync_api import sync_playwright
 
@@ -202,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
             opening = opening_times(browser, url, args.loads)
             setup.close()
             latencies, heaps = play(browser, server.url, args.turns)
-            rss = read_rss_mb(server.pid)
+            rss = read_rss_mb(server.pids)
             browser.close()
     finally:
         server.stop()

@@ -36,6 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import quick  # noqa: E402
+
 
 def configure(database_url: str) -> None:
     os.environ.update(
@@ -101,10 +103,14 @@ def main() -> None:
     parser.add_argument("--database-url", help="default: a fresh SQLite file")
     parser.add_argument("--steps", default="0,1000,10000,100000")
     parser.add_argument("--repeat", type=int, default=500)
-    args = parser.parse_args()
-    directory = Path(tempfile.mkdtemp(prefix="bench-clock-"))
-    configure(args.database_url or f"sqlite:///{directory / 'clock.sqlite3'}")
+    args = quick.parse_args(parser, {"steps": "0,100", "repeat": 20})
+    with tempfile.TemporaryDirectory(prefix="bench-clock-") as directory:
+        configure(args.database_url or f"sqlite:///{Path(directory) / 'clock.sqlite3'}")
+        look_at_steps([int(step) for step in args.steps.split(",")], args.repeat)
 
+
+def look_at_steps(steps: list[int], repeat: int) -> None:
+    """Fill the database step by step, and time a look of the watch at each step."""
     from django.db import connection
 
     from games import watch
@@ -118,7 +124,7 @@ def main() -> None:
     print(f"database: {connection.vendor}; load average {os.getloadavg()[0]:.2f} at the start")
     print(f"{'games':>8} {'look p50':>9} {'p95':>7} {'cpu':>7} {'floor p50':>10} {'ratio':>6}")
     stored = 0
-    for step in (int(s) for s in args.steps.split(",")):
+    for step in steps:
         add_games(step - stored)
         stored = step
         if connection.vendor == "postgresql":
@@ -126,8 +132,8 @@ def main() -> None:
                 cursor.execute("ANALYZE games_game")
         due, _ = watch.due_games()
         assert due == [], "nothing should be due"
-        floor_p50, _, _ = timed(floor, args.repeat)
-        look_p50, look_p95, look_cpu = timed(watch.due_games, args.repeat)
+        floor_p50, _, _ = timed(floor, repeat)
+        look_p50, look_p95, look_cpu = timed(watch.due_games, repeat)
         print(
             f"{Game.objects.count():>8} {look_p50:>7.3f}ms {look_p95:>5.3f}ms "
             f"{look_cpu:>5.3f}ms {floor_p50:>8.3f}ms {look_p50 / floor_p50:>6.1f}"

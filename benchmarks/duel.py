@@ -41,6 +41,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import quick  # noqa: E402
 from games.rules import OFFICIAL, get_rules  # noqa: E402
 from games.strategy import odds  # noqa: E402
 from games.strategy.dice import ROLL_PROBABILITY  # noqa: E402
@@ -161,7 +162,7 @@ def main() -> None:
     parser.add_argument("--preset", default=OFFICIAL.name)
     parser.add_argument("--seed", type=int, default=18)
     parser.add_argument("--processes", type=int, default=2)
-    args = parser.parse_args()
+    args = quick.parse_args(parser, {"games": 20, "max_games": 20, "round": 20, "processes": 1})
     odds.load(args.preset)  # Built and cached once before the workers start.
     print(
         f"== To win (last {args.late} turns) against Optimal, {args.preset},"

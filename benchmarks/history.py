@@ -37,6 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import quick  # noqa: E402
+
 
 def configure(directory: Path) -> None:
     os.environ.update(
@@ -122,14 +124,12 @@ def first_view(preset: str) -> Callable[[], object]:
 
 def time_analysis(code: str, repeat: int) -> None:
     """The analysis of one game alone, and the strategy's load from disk, in milliseconds."""
-    from games import analysis
-    from games.models import Game, GameEvent
+    from games import analysis, services
+    from games.models import Game
     from games.strategy import forget_loaded, load
 
     game = Game.objects.get(code=code)
-    events = list(
-        GameEvent.objects.filter(game=game).order_by("seq").values_list("kind", "payload")
-    )
+    events = services.replay_events(code)  # The typed events, as the review reads them.
     loads, fresh, warm = [], [], []
     decisions = 0
     for _ in range(repeat):
@@ -155,7 +155,7 @@ def main() -> None:
     parser.add_argument("--mine", type=int, default=200, help="of which the account plays")
     parser.add_argument("--repeat", type=int, default=20, help="requests per page")
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    args = quick.parse_args(parser, {"games": 5, "mine": 2, "repeat": 2})
 
     with tempfile.TemporaryDirectory() as directory:
         configure(Path(directory))

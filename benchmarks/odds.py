@@ -30,7 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from games.rules import PRESETS, Category, Scorecard, get_rules  # noqa: E402
+from benchmarks import quick  # noqa: E402
+from games.rules import PRESETS, Category, Rules, Scorecard, get_rules  # noqa: E402
 from games.strategy import (  # noqa: E402
     cache,
     forget_loaded,
@@ -73,12 +74,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    directory = Path(tempfile.mkdtemp(prefix="odds-bench-"))
-    print(f"cache: {directory}; load average {load_average()}; {os.cpu_count()} CPUs")
-    for name in PRESETS:
-        rules = get_rules(name)
-        print(f"== {name}")
+    parser.add_argument("--presets", nargs="+", choices=list(PRESETS), default=list(PRESETS))
+    parser.add_argument(
+        "--reuse-cache",
+        action="store_true",
+        help="time the tables of the usual cache (var/strategy/ or $YAHTZEE_STRATEGY_CACHE), "
+        "built there first if missing, instead of building them afresh in a temporary one",
+    )
+    args = quick.parse_args(parser, {"positions": 5, "presets": ["official"], "reuse_cache": True})
+    with tempfile.TemporaryDirectory(prefix="odds-bench-") as temporary:
+        directory = cache.cache_dir() if args.reuse_cache else Path(temporary)
+        print(f"cache: {directory}; load average {load_average()}; {os.cpu_count()} CPUs")
+        for name in args.presets:
+            bench(get_rules(name), directory, args)
+
+
+def bench(rules: Rules, directory: Path, args: argparse.Namespace) -> None:
+    """Build (or find), save, load and time one preset's odds table."""
+    name = rules.name
+    print(f"== {name}")
+    odds_path = cache.table_path(rules, directory, kind=odds.KIND)
+    if args.reuse_cache and odds_path.exists():
+        print(f"build: not timed, the table was in the cache ({odds_path})")
+    else:
         # The floor, in the same run: solving the strategy table itself (the values the
         # odds start from), on this machine at this moment.
         floor_wall, floor_cpu = time.perf_counter(), time.process_time()
@@ -94,62 +112,62 @@ def main() -> None:
             f" wall and {cpu / floor_cpu:.2f}x its CPU (load average {load_average()})"
         )
         cache.write(rules, directory, {"table": table}, odds.KIND)
-        path = cache.table_path(rules, directory, kind=odds.KIND)
-        strategy_path = cache.table_path(rules, directory)
-        print(
-            f"cached: {path.name} {path.stat().st_size / 2**20:.1f} MiB"
-            f" (the strategy's own {strategy_path.stat().st_size / 2**20:.1f} MiB)"
-        )
-        loads = []
-        for _ in range(3):
-            forget_loaded()
-            odds.forget_loaded()
-            started = time.perf_counter()
-            loaded = odds.load(rules, cache_dir=directory)
-            loads.append(time.perf_counter() - started)
-        print(f"load strategy + odds from disk: {ms(loads)}")
+    path = odds_path
+    strategy_path = cache.table_path(rules, directory)
+    print(
+        f"cached: {path.name} {path.stat().st_size / 2**20:.1f} MiB"
+        f" (the strategy's own {strategy_path.stat().st_size / 2**20:.1f} MiB)"
+    )
+    loads = []
+    for _ in range(3):
+        forget_loaded()
+        odds.forget_loaded()
+        started = time.perf_counter()
+        loaded = odds.load(rules, cache_dir=directory)
+        loads.append(time.perf_counter() - started)
+    print(f"load strategy + odds from disk: {ms(loads)}")
 
-        reference = json.loads(REFERENCE.read_text())["positions"]
-        mine = [p for p in reference if p["preset"] == name]
-        for label, memo in (("first time", True), ("again", False)):
-            timings = []
-            for position in mine:
-                if memo:
-                    loaded._memo.clear()
-                    loaded._choices.clear()
-                started = time.perf_counter()
-                # Each seat's card (or its final score), then the seats' distributions.
-                cards: list[Scorecard | int] = [
-                    seat["final"]
-                    if "final" in seat
-                    else Scorecard(rules, tuple(seat["boxes"]), seat["yahtzee_bonus_count"])
-                    for seat in position["seats"]
-                ]
-                loaded.prepare_seats(cards)  # As the room does.
-                seats: list[odds.Seat] = [
-                    card
-                    if isinstance(card, int)
-                    else loaded.distribution(card, seat.get("dice"), seat.get("rolls_left", 3))
-                    for card, seat in zip(cards, position["seats"], strict=True)
-                ]
-                odds.win_shares(seats)
-                timings.append(time.perf_counter() - started)
-            print(f"P(win), the {len(mine)} reference positions, {label}: {ms(timings)}")
-
-        rng = random.Random(args.seed)
+    reference = json.loads(REFERENCE.read_text())["positions"]
+    mine = [p for p in reference if p["preset"] == name]
+    for label, memo in (("first time", True), ("again", False)):
         timings = []
-        for _ in range(args.positions):
-            cards = random_position(rules, rng)
-            loaded._memo.clear()
-            loaded._choices.clear()
+        for position in mine:
+            if memo:
+                loaded._memo.clear()
+                loaded._choices.clear()
             started = time.perf_counter()
+            # Each seat's card (or its final score), then the seats' distributions.
+            cards: list[Scorecard | int] = [
+                seat["final"]
+                if "final" in seat
+                else Scorecard(rules, tuple(seat["boxes"]), seat["yahtzee_bonus_count"])
+                for seat in position["seats"]
+            ]
             loaded.prepare_seats(cards)  # As the room does.
-            odds.win_shares([loaded.distribution(card) for card in cards])
+            seats: list[odds.Seat] = [
+                card
+                if isinstance(card, int)
+                else loaded.distribution(card, seat.get("dice"), seat.get("rolls_left", 3))
+                for card, seat in zip(cards, position["seats"], strict=True)
+            ]
+            odds.win_shares(seats)
             timings.append(time.perf_counter() - started)
-        print(
-            f"P(win), {args.positions} random positions of 2-4 seats, nothing memoised: "
-            f"{ms(timings)} (load average {load_average()})"
-        )
+        print(f"P(win), the {len(mine)} reference positions, {label}: {ms(timings)}")
+
+    rng = random.Random(args.seed)
+    timings = []
+    for _ in range(args.positions):
+        cards = random_position(rules, rng)
+        loaded._memo.clear()
+        loaded._choices.clear()
+        started = time.perf_counter()
+        loaded.prepare_seats(cards)  # As the room does.
+        odds.win_shares([loaded.distribution(card) for card in cards])
+        timings.append(time.perf_counter() - started)
+    print(
+        f"P(win), {args.positions} random positions of 2-4 seats, nothing memoised: "
+        f"{ms(timings)} (load average {load_average()})"
+    )
 
 
 if __name__ == "__main__":

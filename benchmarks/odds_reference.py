@@ -41,6 +41,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import quick  # noqa: E402
 from games.rules import PRESETS, Category, Rules, Scorecard  # noqa: E402
 from games.strategy import Strategy, load  # noqa: E402
 from games.strategy.dice import ROLL_INDEX  # noqa: E402
@@ -202,8 +203,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=18)
     parser.add_argument("--processes", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=OUT)
-    args = parser.parse_args()
+    parser.add_argument(
+        "--out", default=str(OUT), help=f"the file written, or - for none (default {OUT})"
+    )
+    args = quick.parse_args(parser, {"games": 20, "processes": 1, "out": "-"})
     started, cpu = time.perf_counter(), time.process_time()
     positions = make_positions(args.seed)
     print(f"{len(positions)} positions made in {time.perf_counter() - started:.1f} s")
@@ -217,13 +220,16 @@ def main() -> None:
         "made_by": "benchmarks/odds_reference.py",
         "positions": done,
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(reference, indent=1) + "\n")
+    if args.out != "-":
+        out = Path(args.out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(reference, indent=1) + "\n")
     for p in done:
         print(f"{p['name']:12} {p['preset']:10} win {p['win']}")
     print(
         f"{len(done)} positions x {args.games:,} games in {took:.0f} s "
-        f"(parent CPU {time.process_time() - cpu:.0f} s); wrote {args.out}"
+        f"(parent CPU {time.process_time() - cpu:.0f} s); "
+        + ("no file written" if args.out == "-" else f"wrote {args.out}")
     )
 
 

@@ -35,6 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks import quick
 from tests.faults import play, stack
 
 
@@ -72,7 +73,12 @@ def stack_processes(site: stack.Stack) -> list[int]:
 
 
 async def soak(site: stack.Stack, args: argparse.Namespace) -> None:
-    faults = [site.kill_daphne, site.restart_redis, site.restart_postgres]
+    every = {
+        "kill": site.kill_daphne,
+        "redis": site.restart_redis,
+        "postgres": site.restart_postgres,
+    }
+    faults = [every[name] for name in args.faults]
     started = time.monotonic()
     stop_at = started + args.minutes * 60
     done: list[play.Game] = []
@@ -151,7 +157,24 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="games going at once")
     parser.add_argument("--think", type=float, default=0.2, help="a player's pause, seconds")
     parser.add_argument("--bot-pause-ms", type=int, default=200)
-    args = parser.parse_args()
+    parser.add_argument(
+        "--faults",
+        nargs="+",
+        choices=["kill", "redis", "postgres"],
+        default=["kill", "redis", "postgres"],
+        help="the faults, in turn: kill -9 a Daphne, restart Redis, restart PostgreSQL",
+    )
+    args = quick.parse_args(
+        parser,
+        {
+            "minutes": 0.2,
+            "fault_every": 6,
+            "games": 2,
+            "faults": ["redis"],
+            "think": 0.02,
+            "bot_pause_ms": 0,
+        },
+    )
     reason = stack.missing()
     if reason:
         sys.exit(reason)

@@ -22,6 +22,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks import quick
 from games.rules import PRESETS, Rules, Scorecard
 from games.strategy import Strategy, forget_loaded, load
 from games.strategy import cache as strategy_cache
@@ -122,7 +125,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=None, help="default: 2 (or 1 on 1 core)")
     parser.add_argument("--cache-dir", type=Path, default=None)
     parser.add_argument("--calls", type=int, default=2000, help="advise calls per preset")
-    args = parser.parse_args()
+    args = quick.parse_args(parser, {"presets": ["official"], "calls": 20})
     with tempfile.TemporaryDirectory(prefix="strategy-bench-") as temporary:
         directory = args.cache_dir or Path(temporary)
         for name in args.presets:

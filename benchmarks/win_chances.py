@@ -36,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import quick  # noqa: E402
 from games import chances, events, review, rules  # noqa: E402
 from games.strategy import load, odds, policies  # noqa: E402
 
@@ -72,7 +73,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--seats", type=int, nargs="+", default=[2, 6])
-    args = parser.parse_args()
+    args = quick.parse_args(parser, {"games": 1, "seats": [2]})
     started = time.perf_counter()
     table = odds.load(rules.OFFICIAL)
     load(rules.OFFICIAL)

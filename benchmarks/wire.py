@@ -32,12 +32,17 @@ import contextlib
 import json
 import os
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Literal
 
 import msgspec
-import pydantic
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks import quick
 
 Id = str | int | float | None
 
@@ -151,120 +156,111 @@ def with_msgspec(text: str) -> bool:
 # -- pydantic -------------------------------------------------------------------
 
 
-class PBase(pydantic.BaseModel):
-    model_config = pydantic.ConfigDict(strict=True, extra="ignore")
-    id: Annotated[Id, pydantic.Field(union_mode="left_to_right")] = None
-    seat: int | None = None
-
-
-class PJoin(PBase):
-    type: Literal["join"]
-    name: str
-
-
-class PResume(PBase):
-    type: Literal["resume"]
-    token: str
-
-
-class PLeave(PBase):
-    type: Literal["leave"]
-
-
-class PStart(PBase):
-    type: Literal["start"]
-    version: int
-
-
-class PRoll(PBase):
-    type: Literal["roll"]
-    version: int
-    hold: list[int] = []
-
-
-class PHold(PBase):
-    type: Literal["hold"]
-    hold: list[int]
-
-
-class PScore(PBase):
-    type: Literal["score"]
-    version: int
-    category: str
-
-
-class PChat(PBase):
-    type: Literal["chat"]
-    text: str
-
-
-class PRematch(PBase):
-    type: Literal["rematch"]
-
-
-class PCoach(PBase):
-    type: Literal["coach"]
-    on: bool
-
-
-class PAddBot(PBase):
-    type: Literal["add_bot"]
-    level: str
-
-
-class PRemoveBot(PBase):
-    type: Literal["remove_bot"]
-    bot: int
-
-
-class PAdvice(PBase):
-    type: Literal["advice"]
-
-
-class PSnapshot(PBase):
-    type: Literal["snapshot"]
-
-
-class PPing(PBase):
-    type: Literal["ping"]
-
-
-PMessage = Annotated[
-    PJoin
-    | PResume
-    | PLeave
-    | PStart
-    | PRoll
-    | PHold
-    | PScore
-    | PChat
-    | PRematch
-    | PCoach
-    | PAddBot
-    | PRemoveBot
-    | PAdvice
-    | PSnapshot
-    | PPing,
-    pydantic.Field(discriminator="type"),
-]
-
-
-class PEnvelope(pydantic.BaseModel):
-    model_config = pydantic.ConfigDict(strict=True, extra="ignore")
-    id: Id = None
-
-
-_p_adapter: pydantic.TypeAdapter[PMessage] = pydantic.TypeAdapter(PMessage)
-
-
-def with_pydantic(text: str) -> bool:
+def pydantic_decoder() -> Callable[[str], bool] | None:
+    """The same schema for pydantic, and its decode; ``None`` when pydantic is not installed
+    (the project does not need it: ``pip install pydantic`` for its rows)."""
     try:
-        _p_adapter.validate_json(text)
-        return True
-    except pydantic.ValidationError:
-        with contextlib.suppress(pydantic.ValidationError):
-            PEnvelope.model_validate_json(text)
-        return False
+        import pydantic
+    except ImportError:
+        return None
+
+    class PBase(pydantic.BaseModel):
+        model_config = pydantic.ConfigDict(strict=True, extra="ignore")
+        id: Annotated[Id, pydantic.Field(union_mode="left_to_right")] = None
+        seat: int | None = None
+
+    class PJoin(PBase):
+        type: Literal["join"]
+        name: str
+
+    class PResume(PBase):
+        type: Literal["resume"]
+        token: str
+
+    class PLeave(PBase):
+        type: Literal["leave"]
+
+    class PStart(PBase):
+        type: Literal["start"]
+        version: int
+
+    class PRoll(PBase):
+        type: Literal["roll"]
+        version: int
+        hold: list[int] = []
+
+    class PHold(PBase):
+        type: Literal["hold"]
+        hold: list[int]
+
+    class PScore(PBase):
+        type: Literal["score"]
+        version: int
+        category: str
+
+    class PChat(PBase):
+        type: Literal["chat"]
+        text: str
+
+    class PRematch(PBase):
+        type: Literal["rematch"]
+
+    class PCoach(PBase):
+        type: Literal["coach"]
+        on: bool
+
+    class PAddBot(PBase):
+        type: Literal["add_bot"]
+        level: str
+
+    class PRemoveBot(PBase):
+        type: Literal["remove_bot"]
+        bot: int
+
+    class PAdvice(PBase):
+        type: Literal["advice"]
+
+    class PSnapshot(PBase):
+        type: Literal["snapshot"]
+
+    class PPing(PBase):
+        type: Literal["ping"]
+
+    PMessage = Annotated[
+        PJoin
+        | PResume
+        | PLeave
+        | PStart
+        | PRoll
+        | PHold
+        | PScore
+        | PChat
+        | PRematch
+        | PCoach
+        | PAddBot
+        | PRemoveBot
+        | PAdvice
+        | PSnapshot
+        | PPing,
+        pydantic.Field(discriminator="type"),
+    ]
+
+    class PEnvelope(pydantic.BaseModel):
+        model_config = pydantic.ConfigDict(strict=True, extra="ignore")
+        id: Id = None
+
+    _p_adapter: pydantic.TypeAdapter[PMessage] = pydantic.TypeAdapter(PMessage)
+
+    def with_pydantic(text: str) -> bool:
+        try:
+            _p_adapter.validate_json(text)
+            return True
+        except pydantic.ValidationError:
+            with contextlib.suppress(pydantic.ValidationError):
+                PEnvelope.model_validate_json(text)
+            return False
+
+    return with_pydantic
 
 
 def with_json_loads(text: str) -> bool:
@@ -292,9 +288,9 @@ MESSAGES = {
     "chat, 15,900 chars": json.dumps({"type": "chat", "text": "x" * 15_900, "id": "chat-6"}),
 }
 
-DECODERS: dict[str, Callable[[str], bool]] = {
+DECODERS: dict[str, Callable[[str], bool] | None] = {
     "msgspec": with_msgspec,
-    "pydantic": with_pydantic,
+    "pydantic": pydantic_decoder(),
     "json.loads": with_json_loads,
 }
 
@@ -317,14 +313,20 @@ def measure(decode: Callable[[str], bool], text: str, rounds: int) -> tuple[floa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=20_000, help="decodes per message")
-    args = parser.parse_args()
-    print(f"msgspec {msgspec.__version__}, pydantic {pydantic.VERSION}, {args.rounds:,} rounds")
+    args = quick.parse_args(parser, {"rounds": 200})
+    try:
+        from pydantic import VERSION as pydantic_version
+    except ImportError:
+        pydantic_version = "not installed (pip install pydantic for its rows)"
+    print(f"msgspec {msgspec.__version__}, pydantic {pydantic_version}, {args.rounds:,} rounds")
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print()
     header = f"{'message':<24} {'bytes':>6}  {'library':<10} {'ok':<3}"
     print(f"{header} {'p50 µs':>8} {'p99 µs':>8} {'CPU µs':>8}")
     for name, text in MESSAGES.items():
         for library, decode in DECODERS.items():
+            if decode is None:
+                continue
             ok = "yes" if decode(text) else "no"
             p50, p99, cpu = measure(decode, text, args.rounds)
             size = len(text.encode())

@@ -40,6 +40,12 @@ so that many games make a realistic load; ``--think 0`` plays as fast as the
 server's per-connection rate limit lets it, to measure throughput. Games are
 played to the end (13 rounds), or until ``--duration`` seconds have passed.
 
+``--whole-games`` times whole games instead of a play phase: each room is a solo
+game (one seat) created over the API, its player and two watchers connected, 13
+turns played and its sockets closed, each room on its own from a common start;
+the server's CPU over all of it is divided by the commands played, against the
+floor doing the same connections and relaying one message per command.
+
 What it measures, and why
 -------------------------
 * **Command to broadcast**: for every command (start, roll, score), the time
@@ -78,6 +84,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing as mp
 import os
@@ -107,11 +114,16 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
+from websockets.typing import Origin  # noqa: E402
 
+from benchmarks import quick  # noqa: E402
 from games import rules  # noqa: E402  (pure Python: imports nothing from Django)
 from games.presentation import card_json  # noqa: E402  (pure too)
 
 SOCKETS_PER_ROOM = 3
+#: The sockets of a room by role, seats first: two players and a watcher, or (whole
+#: games, ``True``) a player alone and two watchers.
+SHAPES = {False: ("host", "guest", "watcher"), True: ("host", "watcher", "watcher 2")}
 #: Events each socket keeps by version, for a driver that looks for one after more came.
 KEEP_EVENTS = 64
 #: The server's per-connection rate limit (games/consumers.py RateLimit) is 30 at once,
@@ -130,10 +142,13 @@ class Options:
     """What one client process needs to play its share of the games."""
 
     mode: str  # "game" (the site) or "floor" (benchmarks/relay.py)
+    #: Whole solo games: one player and two watchers a room, each game timed from its
+    #: creation to its sockets' close (see :func:`run_client`); else two players and a
+    #: watcher, and the play phase alone.
+    whole: bool
     http_url: str
     #: One per server process; a room's sockets are spread over them, as a proxy would.
     ws_urls: tuple[str, ...]
-    origin: str
     think_min: float
     think_max: float
     ping_interval: float
@@ -219,6 +234,8 @@ class Pending:
         self.remaining -= 1
         if self.remaining == 0:
             del room.pending[self.version]
+            if not room.pending:
+                room.delivered.set()
             if room.measuring:
                 room.stats.broadcasts.append((self.kind, now - self.sent, self.first - self.sent))
 
@@ -391,12 +408,16 @@ class Room:
         self.code = ""
         self.conns: list[Conn] = []
         self.players: list[Conn] = []  # By seat.
-        self.watcher: Conn | None = None
+        self.watcher: Conn | None = None  # The one that pings.
         #: Commands in flight, by the version their event will carry.
         self.pending: dict[int, Pending] = {}
+        #: Set while no command is in flight: every event reached every socket.
+        self.delivered = asyncio.Event()
+        self.delivered.set()
         self.waiting: set[asyncio.Future[dict[str, Any]]] = set()
         self.background: set[asyncio.Task[None]] = set()
-        self.cards = [rules.Scorecard(rules.OFFICIAL) for _ in range(2)]
+        self.seats = 1 if opts.whole else 2
+        self.cards = [rules.Scorecard(rules.OFFICIAL) for _ in range(self.seats)]
         #: In floor mode the client makes the events up itself: the relay has no game.
         self.table = FloorTable(self) if opts.mode == "floor" else None
         self.version = 0
@@ -420,7 +441,9 @@ class Room:
         path = f"relay/{self.code}" if self.table is not None else f"games/{self.code}"
         ws = await connect(
             f"{base}/ws/{path}/",
-            origin=self.opts.origin,  # type: ignore[arg-type]
+            # The page a browser opens this socket from was served by the same process
+            # (ws -> http, wss -> https): each process accepts its own origin only.
+            origin=Origin("http" + base.removeprefix("ws")),
             compression=None,  # Keep the client's per-message work small.
             proxy=None,
             open_timeout=self.opts.timeout,
@@ -432,16 +455,17 @@ class Room:
         return conn
 
     async def set_up(self) -> None:
-        """Create the game, seat the host and a second player, and add a watcher."""
+        """Create the game, seat the host and a second player, and add a watcher (whole
+        games: seat the host alone, and add two watchers)."""
         timeout = self.opts.timeout
         if self.table is not None:  # The floor: three sockets in a room of the relay.
             self.code = f"r{self.number}-{secrets.token_hex(4)}"
-            for role in ("host", "guest", "watcher"):
+            for role in SHAPES[self.opts.whole]:
                 conn = await self.open(role)
                 await conn.expect("snapshot", timeout)
-            self.players, self.watcher = self.conns[:2], self.conns[2]
+            self.players, self.watcher = self.conns[: self.seats], self.conns[self.seats]
             return
-        body = {"name": f"Host {self.number}", "preset": rules.OFFICIAL.name, "seats": 2}
+        body = {"name": f"Host {self.number}", "preset": rules.OFFICIAL.name, "seats": self.seats}
         created = await asyncio.to_thread(post_json, f"{self.opts.http_url}/api/games/", body)
         self.code = created["code"]
 
@@ -451,17 +475,21 @@ class Room:
         snap = await host.expect("snapshot", timeout)
         if (snap.get("you") or {}).get("seat") != 0:
             raise RuntimeError(f"resume did not give the host seat 0: {snap.get('you')}")
+        self.players = [host]
 
-        guest = await self.open("guest")
-        await guest.expect("snapshot", timeout)
-        await guest.send({"type": "join", "name": f"Guest {self.number}", "id": 1})
-        joined = await guest.expect("joined", timeout)
-        if joined.get("seat") != 1:
-            raise RuntimeError(f"join gave seat {joined.get('seat')}, not 1")
+        if self.seats == 2:
+            guest = await self.open("guest")
+            await guest.expect("snapshot", timeout)
+            await guest.send({"type": "join", "name": f"Guest {self.number}", "id": 1})
+            joined = await guest.expect("joined", timeout)
+            if joined.get("seat") != 1:
+                raise RuntimeError(f"join gave seat {joined.get('seat')}, not 1")
+            self.players.append(guest)
 
-        self.watcher = await self.open("watcher")
-        await self.watcher.expect("snapshot", timeout)
-        self.players = [host, guest]
+        for role in SHAPES[self.opts.whole][self.seats :]:
+            watcher = await self.open(role)
+            await watcher.expect("snapshot", timeout)
+        self.watcher = self.conns[self.seats]
         # Every socket must have seen the join before play starts.
         self.version = max(c.version for c in self.conns)
         for conn in self.conns:
@@ -482,6 +510,7 @@ class Room:
             data = self.table.event(kind, message, seat)
             message = {"type": "event", "version": expected, "kind": kind, "data": data}
         pending = self.pending[expected] = Pending(kind, expected)
+        self.delivered.clear()
         await conn.send(message, pending.stamp)
         event = await conn.reach(expected, self.opts.timeout)
         if event is None or event["version"] != expected:
@@ -532,6 +561,12 @@ class Room:
         self.stats.finished += 1
         return True
 
+    async def all_delivered(self, within: float) -> None:
+        """Wait until every command's event reached all the room's sockets, at most ``within``
+        seconds (the events still missing then are counted as never delivered)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.delivered.wait(), within)
+
     async def ping_loop(self) -> None:
         """The floor: the watcher pings now and then and times the pong."""
         assert self.watcher is not None
@@ -563,7 +598,8 @@ class FloorTable:
     def event(self, kind: str, message: dict[str, Any], seat: int) -> dict[str, Any]:
         rng, room = self.room.rng, self.room
         if kind == "start":
-            return {"players": ["Host", "Guest"], "first": rng.randrange(2)}
+            names = ["Host", "Guest"][: room.seats]
+            return {"players": names, "first": rng.randrange(room.seats)}
         if kind == "roll":
             hold = message["hold"]
             self.dice = [
@@ -580,8 +616,8 @@ class FloorTable:
             }
         before = room.cards[seat]
         card = before.score(message["category"], self.dice)
-        other = room.cards[1 - seat]
-        over = not card.empty and not other.empty
+        others = [c for number, c in enumerate(room.cards) if number != seat]
+        over = card.is_complete and all(other.is_complete for other in others)
         data = {
             "seat": seat,
             "category": message["category"],
@@ -589,7 +625,7 @@ class FloorTable:
             "dice": self.dice,
             "yahtzee_bonus": card.yahtzee_bonus_count > before.yahtzee_bonus_count,
             "total": card.total,
-            "next": None if over else 1 - seat,
+            "next": None if over else (seat + 1) % room.seats,
             "round": len(card.filled),
             "card": card_json(card),
         }
@@ -642,10 +678,13 @@ async def loop_lag_monitor(stats: Stats, running: asyncio.Event) -> None:
 
 
 async def run_client(first: int, count: int, opts: Options, gate: Any, report: Any) -> None:
-    """Set up ``count`` rooms, wait at the gate for every client, play them all, report.
+    """Play ``count`` rooms, waiting at the gate for every client, and report the figures.
 
-    The figures are reported before the sockets close: closing hundreds of
-    sockets is load of its own (each one is a write and a presence broadcast).
+    By default every room is set up first, then the gate, then all play at once; the
+    figures are reported before the sockets close, since closing hundreds of sockets
+    is load of its own (each one is a write and a presence broadcast). With whole
+    games (``opts.whole``) the gate comes first, and each room then lives its whole
+    life on its own: created, its sockets connected, played and closed, all timed.
     """
     stats = Stats(games=count)
     rng = random.Random(None if opts.seed is None else opts.seed + first)
@@ -666,16 +705,40 @@ async def run_client(first: int, count: int, opts: Options, gate: Any, report: A
             if not room.failed:
                 room.fail(f"play stopped: {exc!r}")
 
+    async def whole_game(room: Room) -> None:
+        await set_up(room)
+        stats.setup_seconds = max(stats.setup_seconds, time.perf_counter() - started)
+        if room.failed:
+            return
+        room.measuring = True
+        pings = asyncio.create_task(room.ping_loop()) if opts.ping_interval > 0 else None
+        await play(room, None)
+        await room.all_delivered(2)
+        stats.undelivered += len(room.pending)
+        room.measuring = False
+        if pings is not None:
+            pings.cancel()
+        await room.close()
+
+    measuring = asyncio.Event()
+    lag = asyncio.create_task(loop_lag_monitor(stats, measuring))
     try:
+        if opts.whole:
+            await asyncio.to_thread(gate)
+            measuring.set()
+            started = time.perf_counter()
+            cpu_start = time.process_time()
+            await asyncio.gather(*(whole_game(room) for room in rooms))
+            stats.play_seconds = time.perf_counter() - started
+            stats.cpu_seconds = time.process_time() - cpu_start
+            report(stats)
+            return
+
         started = time.perf_counter()
         await asyncio.gather(*(set_up(room) for room in rooms))
         stats.setup_seconds = time.perf_counter() - started
-        if gate is not None:
-            await asyncio.to_thread(gate)
-
-        measuring = asyncio.Event()
+        await asyncio.to_thread(gate)
         measuring.set()
-        lag = asyncio.create_task(loop_lag_monitor(stats, measuring))
         ready = [room for room in rooms if not room.failed]
         for room in ready:
             room.measuring = True
@@ -687,25 +750,28 @@ async def run_client(first: int, count: int, opts: Options, gate: Any, report: A
         await asyncio.gather(*(play(room, deadline) for room in ready))
         stats.play_seconds = time.perf_counter() - play_start
         stats.cpu_seconds = time.process_time() - cpu_start
-        # Give the last events a moment, then count those that never reached every socket.
-        await asyncio.sleep(2)
+        # The last events may still be on their way; what has not come in 2 s never will.
+        await asyncio.gather(*(room.all_delivered(2) for room in ready))
         stats.undelivered = sum(len(room.pending) for room in ready)
-        measuring.clear()
         for room in rooms:
             room.measuring = False
-        for task in [*pings, lag]:
+        for task in pings:
             task.cancel()
-        await asyncio.gather(*pings, lag, return_exceptions=True)
+        await asyncio.gather(*pings, return_exceptions=True)
         report(stats)
     finally:
+        measuring.clear()
+        lag.cancel()
+        await asyncio.gather(lag, return_exceptions=True)
         await asyncio.gather(*(room.close() for room in rooms), return_exceptions=True)
 
 
 def client_process(first: int, count: int, opts: Options, messages: Any, go: Any) -> None:
     """One client process: its share of the games.
 
-    It tells the parent ``("ready", first)`` once its rooms are set up, waits
-    for ``go``, plays, and sends ``("stats", Stats)``.
+    It tells the parent ``("ready", first)`` once its rooms are set up (whole
+    games: before it sets any up), waits for ``go``, plays, and sends
+    ``("stats", Stats)``.
     """
     reported = False
 
@@ -791,12 +857,13 @@ class Server:
 
     def start(self) -> None:
         python = sys.executable
-        subprocess.run(
-            [python, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
-            cwd=ROOT,
-            env=self.env,
-            check=True,
-        )
+        if self.app == APPS["game"]:  # The relay keeps nothing in the database.
+            subprocess.run(
+                [python, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
+                cwd=ROOT,
+                env=self.env,
+                check=True,
+            )
         if self.redis_url:
             import redis  # channels-redis's client
 
@@ -972,6 +1039,9 @@ class Result:
     rss_idle: float | None = None
     rss_peak: float | None = None
     rss_end: float | None = None
+    #: The server's CPU time over the measured phase (every process, every thread), and
+    #: the same in % of one core, all threads and the main threads (the event loops).
+    server_cpu_seconds: float | None = None
     server_cpu: float | None = None
     server_cpu_main: float | None = None
     client_cpu: float = 0.0
@@ -1034,9 +1104,9 @@ def run_games(games: int, mode: str, args: argparse.Namespace) -> Result:
         ws_scheme = "wss" if parts.scheme == "https" else "ws"
         opts = Options(
             mode=mode,
+            whole=args.whole_games,
             http_url=urls[0],
             ws_urls=tuple(f"{ws_scheme}://{urlsplit(url).netloc}" for url in urls),
-            origin=f"{parts.scheme}://{parts.netloc}",
             think_min=args.think[0],
             think_max=args.think[-1],
             ping_interval=args.ping_interval,
@@ -1104,6 +1174,7 @@ def run_games(games: int, mode: str, args: argparse.Namespace) -> Result:
             result.layer_drops = server.log_count("channels over capacity")
         if cpu_start is not None and cpu_end is not None:
             seconds = max(play_end - play_start, 1e-9)
+            result.server_cpu_seconds = cpu_end[0] - cpu_start[0]
             result.server_cpu = 100 * (cpu_end[0] - cpu_start[0]) / seconds
             result.server_cpu_main = 100 * (cpu_end[1] - cpu_start[1]) / seconds
         result.stats = merge(collected)
@@ -1144,11 +1215,12 @@ def ratio(a: float | None, b: float | None, digits: int = 1) -> str:
 
 
 def cpu_ms_per_command(result: Result) -> float | None:
-    """The server's CPU time (every process, every thread) over the play phase, per command."""
+    """The server's CPU time (every process, every thread) over the play phase (whole
+    games: over their whole lives), per command."""
     commands = len(result.stats.broadcasts)
-    if result.server_cpu is None or not commands or not result.stats.play_seconds:
+    if result.server_cpu_seconds is None or not commands:
         return None
-    return result.server_cpu / 100 * result.stats.play_seconds / commands
+    return result.server_cpu_seconds / commands
 
 
 def rows_for(result: Result) -> dict[str, str]:
@@ -1214,7 +1286,7 @@ def print_table(results: list[Result]) -> None:
         print(f"{key:<{width}}" + "".join(values))
 
 
-def print_comparison(results: list[Result]) -> None:
+def print_comparison(results: list[Result], whole: bool = False) -> None:
     """The game against the floor, one line per mode and N, with the ratios game/floor."""
     floors = {r.games: r for r in results if r.mode == "floor"}
     head = (
@@ -1244,8 +1316,9 @@ def print_comparison(results: list[Result]) -> None:
             f"{'-' if cpu is None else f'{cpu * 1000:.2f}':>10} {server_cpu:>6} "
             f"{cpu_x:>6} {p99_x:>6} {result.load[0]:>4.1f}/{result.load[1]:<4.1f}  {len(s.errors)}"
         )
+    phase = "the games' whole lives (setup, play, close)" if whole else "the play phase"
     print(
-        "CPU ms/cmd: the server's CPU time (all its processes and threads) over the play phase "
+        f"CPU ms/cmd: the server's CPU time (all its processes and threads) over {phase} "
         "per command (game) or per message relayed to a room of three sockets (floor). "
         "CPU %: of one core. CPU x, p99 x: game / floor at the same N (targets: CPU x <= 1.67, "
         "p99 x <= 2 at 100 games). load: the 1-minute load average before/after."
@@ -1347,7 +1420,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default="WARNING",
         help="the server's LOG_LEVEL (INFO shows channels-redis's 'over capacity' drops)",
     )
-    args = parser.parse_args(argv)
+    parser.add_argument(
+        "--whole-games",
+        action="store_true",
+        help="whole solo games: each created over the API with one seat, its player and two "
+        "watchers connected, 13 turns played, its sockets closed; the server's CPU over all of "
+        "it per command (the floor: the same connections, one relayed message per command)",
+    )
+    args = quick.parse_args(parser, {"games": [2], "think": [0.0]}, argv)
+    if args.whole_games and args.duration is not None:
+        parser.error("--whole-games plays every game to its end: no --duration")
     if len(args.think) > 2 or min(args.think) < 0 or args.think[0] > args.think[-1]:
         parser.error("--think takes MIN MAX (or one value), 0 or more")
     if args.processes > 1 and not args.redis_url:
@@ -1368,9 +1450,12 @@ def main(argv: list[str] | None = None) -> int:
     # A plain kill still stops our Daphne and removes its temporary directory.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     think = "none" if args.think[-1] == 0 else f"{args.think[0]}-{args.think[-1]} s"
+    if args.whole_games:
+        played = "whole solo games (a player and two watchers, timed from creation to close)"
+    else:
+        played = "full games" if args.duration is None else f"{args.duration} s of play"
     print(
-        f"Yahtzee Live websocket load: games {args.games}, think {think}, "
-        f"{'full games' if args.duration is None else f'{args.duration} s of play'}, "
+        f"Yahtzee Live websocket load: games {args.games}, think {think}, {played}, "
         f"{f'ping every ~{args.ping_interval} s per watcher' if args.ping_interval else 'no pings'}"
         f", {args.clients} client process(es)."
     )
@@ -1394,8 +1479,9 @@ def main(argv: list[str] | None = None) -> int:
     if len(results) > 1:
         print("\nAll runs")
         print_table(results)
-    print(f"\nGame against floor ({server}; load average now {load_average()})")
-    print_comparison(results)
+    shape = "whole solo games" if args.whole_games else "two players and a watcher a game"
+    print(f"\nGame against floor ({server}; {shape}; load average now {load_average()})")
+    print_comparison(results, args.whole_games)
     print(
         "\nTarget (issue 3): at 100 games, cmd->all 3 p99 under 50 ms and ratio under 3. "
         "If the busiest client's CPU nears 100 % or its loop lag grows, the client is the "

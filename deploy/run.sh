@@ -25,8 +25,10 @@ run="${RUN_DIR:-$root/var/deploy}"
 mkdir -p "$run"
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+# A bound on a failure, not a pause: a Daphne on a loaded machine took more than 10 s to
+# import and listen (the soak's quick run at a load average of 20 to 30).
 wait_for_port() {
-  for _ in $(seq 50); do port_open "$1" && return; sleep 0.2; done
+  for _ in $(seq 300); do port_open "$1" && return; sleep 0.2; done
   echo "nothing answers on port $1" >&2; exit 1
 }
 

@@ -1,0 +1,217 @@
+"""Every benchmark still runs: each script under ``benchmarks/`` in its quick mode.
+
+A benchmark prints figures and asserts nothing, so nothing else notices when a change
+breaks one (issue 26 found two broken). Here each one runs as a subprocess, with the
+project's Python and ``--quick`` (a few games, a few seconds, the smallest sizes), and
+must exit 0 and print its table. The figures themselves are never checked: a quick
+run's are not worth reading, and a benchmark's figures are for people to judge.
+
+The strategy and odds tables come from the suite's cache (``YAHTZEE_STRATEGY_CACHE``,
+set in ``tests/conftest.py``), filled once by the ``tables`` fixture when a run needs
+them; a benchmark never builds them again. The runs on PostgreSQL and Redis (the
+PostgreSQL + Redis pass, which sets both URLs) get a database made for them on that
+PostgreSQL and a Redis of their own, since the benchmarks flush the Redis database
+they are given. Nothing is written beside the code: each script keeps its databases
+and files in temporary directories of its own, and its servers on free ports.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+from tests.browser.chromium import find_chromium
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHMARKS = ROOT / "benchmarks"
+#: Modules under benchmarks/ that are not scripts: the relay ws_load.py's floor serves
+#: (run by its quick runs), and the --quick option itself.
+NOT_SCRIPTS = {"relay.py", "quick.py"}
+#: A bound on a hang, not a measure: a quick run takes seconds, more on a busy machine.
+TIMEOUT = 600
+
+POSTGRES_AND_REDIS = bool(
+    os.environ.get("REDIS_URL") and os.environ.get("DATABASE_URL", "").startswith("postgres")
+)
+
+
+@dataclass(frozen=True)
+class Run:
+    """One quick run of a script: its extra arguments, and what its output must show."""
+
+    script: str
+    prints: tuple[str, ...]
+    args: tuple[str, ...] = ()
+    #: "tables": the strategy and odds tables in the cache first; "postgres+redis": a
+    #: database and a Redis of its own (the PostgreSQL + Redis pass only); "chromium";
+    #: "stack": the fault tests' stack (the PostgreSQL + Redis pass only).
+    needs: str = ""
+
+    @property
+    def name(self) -> str:
+        return " ".join([self.script.removesuffix(".py"), *self.args])
+
+
+RUNS = [
+    Run("bot_pace.py", ("== Modelled", "== Live"), needs="tables"),
+    Run("bots.py", ("== Strength", "== The coach", "== Bots at a table"), needs="tables"),
+    Run(
+        "browser.py",
+        ("Page weight of a room", "Click to the other two screens", "Daphne RSS"),
+        needs="chromium",
+    ),
+    Run("burst.py", ("sockets over", "time to snapshot")),
+    Run("clock.py", ("look p50", "load average")),
+    Run("duel.py", ("To win wins", "paired with the same dice"), needs="tables"),
+    Run(
+        "history.py",
+        ("review, 6 players, 1st view", "analysis of the 6-player game"),
+        needs="tables",
+    ),
+    Run("layer_capacity.py", ("in-memory, capacity",)),
+    Run(
+        "layer_capacity.py",
+        ("in-memory, capacity", "redis,     capacity"),
+        args=("--redis-url",),
+        needs="postgres+redis",
+    ),
+    Run(
+        "odds.py",
+        ("load strategy + odds from disk", "random positions of 2-4 seats"),
+        needs="tables",
+    ),
+    Run("odds_reference.py", ("positions made in", "no file written"), needs="tables"),
+    Run(
+        "soak.py", ("games finished", "presence after settling", "CPU: this client"), needs="stack"
+    ),
+    Run("solver.py", ("== official", "advise, median", "expected score")),
+    Run("win_chances.py", ("over the game",), needs="tables"),
+    Run("wire.py", ("msgspec", "json.loads", "load average after")),
+    Run("ws_load.py", ("Game against floor", "CPU x")),
+    Run("ws_load.py", ("whole solo games", "CPU x"), args=("--whole-games",)),
+    Run(
+        "ws_load.py",
+        ("2 Daphne process(es), PostgreSQL, Redis", "CPU x"),
+        args=("--processes", "2", "--database-url", "--redis-url"),
+        needs="postgres+redis",
+    ),
+]
+
+
+def test_every_script_has_a_quick_run() -> None:
+    scripts = {path.name for path in BENCHMARKS.glob("*.py")} - NOT_SCRIPTS
+    assert scripts == {run.script for run in RUNS}
+
+
+@pytest.fixture(scope="session")
+def tables() -> None:
+    """The tables the benchmarks load, in the suite's cache (computed there if missing):
+    both presets' strategies and the official preset's odds."""
+    from games.strategy import load, odds
+
+    load("free_joker")
+    odds.load("official")
+
+
+@pytest.fixture
+def private_services(tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """A fresh database on the suite's PostgreSQL and a Redis of its own (a benchmark
+    flushes the Redis database it is given): their URLs, removed afterwards."""
+    if not POSTGRES_AND_REDIS:
+        pytest.skip("the PostgreSQL + Redis pass runs it (DATABASE_URL and REDIS_URL set)")
+    import psycopg
+
+    from tests.faults.stack import PrivateRedis
+
+    server = urlsplit(os.environ["DATABASE_URL"])
+    name = f"bench_{secrets.token_hex(4)}"
+    admin = urlunsplit(server._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    redis = PrivateRedis(free_port(), tmp_path / "redis.log")
+    try:
+        redis.start()
+        yield urlunsplit(server._replace(path=f"/{name}")), redis.url
+    finally:
+        redis.stop()
+        with psycopg.connect(admin, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def command_line(run: Run, request: pytest.FixtureRequest) -> list[str]:
+    """The script's command line, the URLs of its own services filled in."""
+    args = list(run.args)
+    if run.needs == "postgres+redis":
+        database_url, redis_url = request.getfixturevalue("private_services")
+        urls = {"--database-url": database_url, "--redis-url": redis_url}
+        args = [part for arg in args for part in ((arg, urls[arg]) if arg in urls else (arg,))]
+    return [sys.executable, str(BENCHMARKS / run.script), "--quick", *args]
+
+
+def benchmark_environment() -> dict[str, str]:
+    """The suite's environment, less what would point a benchmark at the suite's own
+    database, Redis or settings: each benchmark chooses its own."""
+    env = dict(os.environ)
+    for name in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"):
+        env.pop(name, None)
+    return env
+
+
+def skip_unless_possible(run: Run, request: pytest.FixtureRequest) -> None:
+    if run.needs == "tables":
+        request.getfixturevalue("tables")
+    elif run.needs == "chromium" and find_chromium() is None:
+        message = "no Chromium on this machine: apt-get install chromium, or set CHROMIUM"
+        if os.environ.get("REQUIRE_BROWSER"):
+            pytest.fail(message)
+        pytest.skip(message)
+    elif run.needs == "stack":
+        from tests.faults import stack
+
+        if not POSTGRES_AND_REDIS:
+            pytest.skip("the PostgreSQL + Redis pass runs it, beside the fault tests")
+        reason = stack.missing()
+        if reason and not os.environ.get("CI"):
+            pytest.skip(reason)
+
+
+@pytest.fixture(params=RUNS, ids=[run.name for run in RUNS])
+def quick_run(request: pytest.FixtureRequest) -> tuple[Run, list[str]]:
+    """A run and its command line, with what it needs ready (or the test skipped)."""
+    run: Run = request.param
+    skip_unless_possible(run, request)
+    return run, command_line(run, request)
+
+
+def test_the_quick_run_prints_its_figures(quick_run: tuple[Run, list[str]]) -> None:
+    run, command = quick_run
+
+    finished = subprocess.run(
+        command,
+        cwd=ROOT,
+        env=benchmark_environment(),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+
+    output = f"{finished.stdout}\n--- stderr ---\n{finished.stderr[-5000:]}"
+    assert finished.returncode == 0, output
+    for text in run.prints:
+        assert text in finished.stdout, output
