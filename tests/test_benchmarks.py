@@ -25,6 +25,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -191,7 +192,14 @@ def skip_unless_possible(run: Run, request: pytest.FixtureRequest) -> None:
             pytest.skip(reason)
 
 
-@pytest.fixture(params=RUNS, ids=[run.name for run in RUNS])
+def _param(run: Run) -> Any:
+    """The run as a fixture parameter; the soak shares the fault tests' worker (loadgroup):
+    both bring up the same stack on ports found by scanning up from one number."""
+    marks = [pytest.mark.xdist_group("faults")] if run.needs == "stack" else []
+    return pytest.param(run, marks=marks, id=run.name)
+
+
+@pytest.fixture(params=[_param(run) for run in RUNS])
 def quick_run(request: pytest.FixtureRequest) -> tuple[Run, list[str]]:
     """A run and its command line, with what it needs ready (or the test skipped)."""
     run: Run = request.param
