@@ -42,12 +42,14 @@ from games.strategy import load, odds, policies  # noqa: E402
 
 
 def played_log(seats: int, seed: int) -> list[events.AnyEvent]:
-    """The log of a whole game of ``seats`` bots (Optimal, Casual, Optimal, ...)."""
+    """The log of a whole game of ``seats``: its host, who plays as the Optimal bot would,
+    and bots (Casual, Optimal, Casual, ...). A bot is never a room's host."""
     rng = random.Random(seed)
-    levels = ["optimal" if seat % 2 == 0 else "casual" for seat in range(seats)]
-    names = tuple(f"{level.title()} {seat + 1}" for seat, level in enumerate(levels))
+    optimal, casual = events.BotLevel.OPTIMAL, events.BotLevel.CASUAL
+    levels = [optimal if s % 2 == 0 else casual for s in range(seats)]
+    names = ("Host 1", *(f"{levels[s].title()} {s + 1}" for s in range(1, seats)))
     log: list[events.AnyEvent] = [events.Created(rules.OFFICIAL.name, seats, False)]
-    log += [events.Joined(s, n, s == 0, levels[s]) for s, n in enumerate(names)]
+    log += [events.Joined(s, n, s == 0, levels[s] if s else None) for s, n in enumerate(names)]
     game = rules.Game.new(seats)
     log.append(events.Started(names, game.current))
     while game.current is None:

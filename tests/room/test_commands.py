@@ -451,11 +451,14 @@ def test_apply_gives_the_logged_command_again() -> None:
 
 
 def test_the_room_s_bot_levels_and_paces_are_the_models_own() -> None:
+    from games.events import BotLevel, BotPace
     from games.models import Game, Player  # The one test here that reads the models.
     from games.room import BOT_NAMES, BOT_PACES
 
-    assert set(BOT_NAMES) == set(Player.Bot.values)
-    assert tuple(Game.BotPace.values) == BOT_PACES
+    assert Player.Bot is BotLevel
+    assert set(BOT_NAMES) == set(BotLevel)
+    assert Game.BotPace is BotPace
+    assert tuple(BotPace) == BOT_PACES
     assert [s.value for s in Status] == list(Game.Status.values)
 
 
