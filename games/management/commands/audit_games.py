@@ -19,7 +19,11 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
-        parser.add_argument("codes", nargs="*", help="invite codes (default: every game)")
+        parser.add_argument(
+            "codes",
+            nargs="*",
+            help="invite codes (default: every game), after --: a code may start with -",
+        )
         parser.add_argument(
             "--json", action="store_true", help="one JSON object per game, with who is connected"
         )
