@@ -126,7 +126,10 @@ class Client:
         return before
 
     async def drain(self) -> None:
-        """Read what the server has sent this socket so far (see :meth:`until_pong`)."""
+        """Read what the server has sent this socket so far: every event up to the version
+        stored now (over Redis an event may still be on its way when a pong is not), then up
+        to a barrier (:meth:`until_pong`)."""
+        await self.catch_up()
         await self.until_pong()
 
     async def catch_up(self, version: int | None = None) -> None:
