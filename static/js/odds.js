@@ -73,10 +73,10 @@ export class OddsRequests {
     return { show: true, announce };
   }
 
-  // Ask again from scratch (a new socket's snapshot: the answer may have been lost).
+  // Ask again from scratch (a new socket's snapshot: the answer may have been lost). A
+  // turn's end not yet read out is still read, with the answer to the asking again.
   forget() {
     this.asked = null;
-    this.announce = false;
   }
 }
 

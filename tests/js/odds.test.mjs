@@ -87,6 +87,17 @@ group("OddsRequests: the latest move's answer, and nothing older", () => {
     requests.forget();
     assert.equal(requests.ask(40), true);
   });
+
+  test("a turn's end asked about before a snapshot is read out with the answer after it", () => {
+    const requests = new OddsRequests();
+    requests.ask(40, true); // The turn ended at 40: its answer is to be read out.
+    requests.forget(); // A snapshot (a new socket, or a gap) before the answer came.
+    assert.equal(requests.ask(40, false), true);
+    assert.deepEqual(requests.accept({ version: 40 }), { show: true, announce: true });
+    requests.forget();
+    requests.ask(41, false);
+    assert.deepEqual(requests.accept({ version: 41 }), { show: true, announce: false });
+  });
 });
 
 // A document with nothing in it: the part's requests, without drawing.
