@@ -102,9 +102,19 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
             Path(f"{name}{suffix}").unlink(missing_ok=True)
 
 
+#: pytest-timeout's bound for a browser test (pyproject's ``timeout`` bounds the others). A
+#: whole game in Chromium takes 40-45 s at a load of 10 on two cores, and passed 120 s at a
+#: load of 32 (the hog and two other suites): a bound on a hang, not a measure of speed.
+BROWSER_TIMEOUT = 360
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run the browser tests last, so a process starts Chromium once (:class:`Chromium`)."""
+    """Run the browser tests last, so a process starts Chromium once (:class:`Chromium`), and
+    give them :data:`BROWSER_TIMEOUT` unless they set a bound of their own."""
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    for item in items:
+        if item.get_closest_marker("browser") and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(BROWSER_TIMEOUT))
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
