@@ -31,9 +31,8 @@ from typing import TYPE_CHECKING, ClassVar, Final, TypeAlias, get_args
 
 import msgspec
 
-# The rules import this module to return its events; the names are read when msgspec
-# first needs a field's type, by then both modules are whole.
-from games import rules
+# The dice and the boxes, not the rules: the rules import this module to return its events.
+from games import boxes
 
 
 class By(enum.StrEnum):
@@ -216,7 +215,7 @@ class RollOffThrown(Event, tag="roll_off", frozen=True):
     """One round of the roll-off: each contender's throw, who is still in, and the seat
     that won it once one is left (``None`` while they tie)."""
 
-    throws: tuple[tuple[int, rules.Dice], ...]
+    throws: tuple[tuple[int, boxes.Dice], ...]
     contenders: tuple[int, ...]
     first: int | None
 
@@ -226,7 +225,7 @@ class Rolled(Event, tag="rolled", frozen=True):
     the table now."""
 
     seat: int
-    dice: rules.Dice
+    dice: boxes.Dice
     held: tuple[int, ...]
     by: By | None = None
 
@@ -245,9 +244,9 @@ class Scored(Event, tag="scored", frozen=True):
     bonus); the turn passed to ``next`` (``None`` when the game is over)."""
 
     seat: int
-    category: rules.Category
+    category: boxes.Category
     points: int
-    dice: rules.Dice
+    dice: boxes.Dice
     yahtzee_bonus: bool
     next: int | None
     by: By | None = None

@@ -17,20 +17,18 @@ wrong for longer than :data:`EXPIRY` and a beat.
 
 The rows are written by :mod:`games.services` (``arrive``, ``move_connection``,
 ``disconnect``, ``presence``); this module keeps the process's own list of its sockets and its
-heartbeat, run beside the clock's watch (:mod:`games.watch`).
+heartbeat's steps; the loop that runs them and tells the rooms (it calls the services,
+which read :func:`fresh_since` here) is :func:`games.watch.keep_alive`, beside the
+clock's watch.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
 
 from games import clock
-
-logger = logging.getLogger(__name__)
 
 #: How often a process refreshes its sockets' rows.
 HEARTBEAT: Final = timedelta(seconds=5)
@@ -105,32 +103,3 @@ def sweep() -> list[str]:
     if codes:
         expired.delete()
     return codes
-
-
-async def keep_alive() -> None:
-    """This process's heartbeat: refresh its sockets, sweep the dead, tell the rooms; forever.
-
-    Each room is told on its own, and a room that could not be told (the database went
-    away between the sweep and the telling) is told on a later beat: the rows are gone
-    by then, so nothing else would ever tell it. A room deleted meanwhile is dropped.
-    """
-    from games import outbox, services
-
-    owed: set[str] = set()  # Rooms whose presence changed and that are still to be told.
-    while True:
-        try:
-            alive = list(sockets.values())
-            owed.update(await outbox.on_database_thread(beat)(alive) if alive else [])
-            owed.update(await outbox.on_database_thread(sweep)())
-        except Exception:  # The database is away, say: beat again later.
-            logger.exception("the presence heartbeat failed; trying again")
-        for code in sorted(owed):
-            try:
-                await outbox.run(services.tell_presence, code)
-            except services.CommandError:  # The room is gone: nobody to tell.
-                owed.discard(code)
-            except Exception:
-                logger.exception("could not tell room %s who is here; trying again", code)
-            else:
-                owed.discard(code)
-        await asyncio.sleep(HEARTBEAT.total_seconds())

@@ -77,11 +77,24 @@ class Outbox:
                     code,
                     error,
                 )
-        if self.bots:
-            from games import bots  # The bots call the services, which use this module.
+        for code in self.bots:
+            _start_bot(code)
 
-            for code in self.bots:
-                bots.kick(code)
+
+def _no_bots(code: str) -> None:
+    raise RuntimeError(f"a bot is on turn in room {code}, and no bot driver was registered")
+
+
+#: Starts the driver of the bot on turn in a room. The bots call the services, which post
+#: here, so this module cannot import them: :mod:`games.apps` registers
+#: :func:`games.bots.kick` at start-up (:func:`drive_bots_with`).
+_start_bot: Callable[[str], None] = _no_bots
+
+
+def drive_bots_with(start: Callable[[str], None]) -> None:
+    """Start each room's bot with ``start(code)`` once the messages of a command are sent."""
+    global _start_bot
+    _start_bot = start
 
 
 _current: ContextVar[Outbox | None] = ContextVar("games_outbox", default=None)

@@ -16,7 +16,7 @@ a new value or raises a :class:`RuleError` (a ``ValueError``)::
     >>> card.score(Category.FULL_HOUSE, [1, 2, 3, 4, 6])
     Traceback (most recent call last):
     ...
-    games.rules.IllegalMoveError: Full house is already filled
+    games.boxes.IllegalMoveError: Full house is already filled
 
 The two presets differ only in what a Yahtzee may do once the Yahtzee box is
 filled: :data:`OFFICIAL` forces the Joker, :data:`FREE_JOKER` lets it go in
@@ -30,12 +30,19 @@ import operator
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Final, NamedTuple, TypeAlias
+from typing import Final, NamedTuple
 
 from games import events
 
-Dice: TypeAlias = tuple[int, ...]
-"""Five die faces, each 1 to 6, in the order they lie on the table."""
+# The dice, the boxes and the errors live in games.boxes, below the events; they are
+# the rules' own names too (``rules.Category``), so re-exported here.
+from games.boxes import LOWER as LOWER
+from games.boxes import UPPER as UPPER
+from games.boxes import Category as Category
+from games.boxes import Dice as Dice
+from games.boxes import IllegalMoveError as IllegalMoveError
+from games.boxes import InvalidInputError as InvalidInputError
+from games.boxes import RuleError as RuleError
 
 DICE_COUNT: Final = 5
 ROLLS_PER_TURN: Final = 3
@@ -50,125 +57,10 @@ LARGE_STRAIGHT_SCORE: Final = 40
 
 
 # --------------------------------------------------------------------------
-# Errors
-# --------------------------------------------------------------------------
-
-
-class RuleError(ValueError):
-    """A command the rules refuse. ``code`` is stable; the message is for people."""
-
-    code: str = "rule_error"
-
-    def __init__(self, message: str, *, code: str | None = None) -> None:
-        super().__init__(message)
-        if code is not None:
-            self.code = code
-
-
-class InvalidInputError(RuleError):
-    """The command is malformed: not five dice, a face of 7, hold index 9, an unknown box."""
-
-    code = "invalid_input"
-
-
-class IllegalMoveError(RuleError):
-    """The command is well formed but against the rules: a filled box, a fourth roll."""
-
-    code = "illegal_move"
-
-
-# --------------------------------------------------------------------------
 # Boxes
 # --------------------------------------------------------------------------
 
 
-class Category(enum.Enum):
-    """The thirteen boxes of a scorecard, in the order the card prints them."""
-
-    ONES = "ones"
-    TWOS = "twos"
-    THREES = "threes"
-    FOURS = "fours"
-    FIVES = "fives"
-    SIXES = "sixes"
-    THREE_OF_A_KIND = "three_of_a_kind"
-    FOUR_OF_A_KIND = "four_of_a_kind"
-    FULL_HOUSE = "full_house"
-    SMALL_STRAIGHT = "small_straight"
-    LARGE_STRAIGHT = "large_straight"
-    YAHTZEE = "yahtzee"
-    CHANCE = "chance"
-
-    @property
-    def label(self) -> str:
-        """The box's name as a person reads it: ``Full house``."""
-        return _LABELS[self]
-
-    @property
-    def is_upper(self) -> bool:
-        """True for Ones to Sixes."""
-        return self in UPPER
-
-    @property
-    def face(self) -> int:
-        """The die face an upper box counts (Ones is 1). Lower boxes raise ``ValueError``."""
-        if not self.is_upper:
-            raise ValueError(f"{self.label} counts no single face")
-        return UPPER.index(self) + 1
-
-    @classmethod
-    def parse(cls, value: Category | str) -> Category:
-        """A box from a ``Category`` or its value, in any case: ``"full_house"``, ``"FULL HOUSE"``.
-
-        >>> Category.parse("Full house")
-        <Category.FULL_HOUSE: 'full_house'>
-        """
-        if isinstance(value, Category):
-            return value
-        if isinstance(value, str):
-            key = "_".join(value.strip().lower().replace("-", " ").split())
-            try:
-                return cls(key)
-            except ValueError:
-                pass
-        names = ", ".join(c.value for c in cls)
-        raise InvalidInputError(
-            f"unknown box {value!r}; the boxes are {names}", code="unknown_category"
-        )
-
-
-UPPER: Final = (
-    Category.ONES,
-    Category.TWOS,
-    Category.THREES,
-    Category.FOURS,
-    Category.FIVES,
-    Category.SIXES,
-)
-LOWER: Final = (
-    Category.THREE_OF_A_KIND,
-    Category.FOUR_OF_A_KIND,
-    Category.FULL_HOUSE,
-    Category.SMALL_STRAIGHT,
-    Category.LARGE_STRAIGHT,
-    Category.YAHTZEE,
-    Category.CHANCE,
-)
-_LABELS: Final = {
-    Category.ONES: "Ones",
-    Category.TWOS: "Twos",
-    Category.THREES: "Threes",
-    Category.FOURS: "Fours",
-    Category.FIVES: "Fives",
-    Category.SIXES: "Sixes",
-    Category.THREE_OF_A_KIND: "Three of a kind",
-    Category.FOUR_OF_A_KIND: "Four of a kind",
-    Category.FULL_HOUSE: "Full house",
-    Category.SMALL_STRAIGHT: "Small straight",
-    Category.LARGE_STRAIGHT: "Large straight",
-    Category.YAHTZEE: "Yahtzee",
-    Category.CHANCE: "Chance",
-}
 _INDEX: Final = {category: i for i, category in enumerate(Category)}
 _SMALL_RUNS: Final = ({1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6})
 _LARGE_RUNS: Final = ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6})
@@ -252,7 +144,7 @@ def parse_dice(dice: Iterable[int]) -> Dice:
     >>> parse_dice([1, 2, 3])
     Traceback (most recent call last):
     ...
-    games.rules.InvalidInputError: dice must be five whole numbers from 1 to 6, got [1, 2, 3]
+    games.boxes.InvalidInputError: dice must be five whole numbers from 1 to 6, got [1, 2, 3]
     """
     faces = _whole_numbers(_as_list(dice), 1, 6)
     if faces is None or len(faces) != DICE_COUNT:

@@ -97,13 +97,40 @@ async def keep_watch() -> None:
         await asyncio.sleep(POLL_SECONDS if after is None else min(max(after, 0), POLL_SECONDS))
 
 
+async def keep_alive() -> None:
+    """This process's heartbeat: refresh its sockets, sweep the dead, tell the rooms; forever.
+
+    Each room is told on its own, and a room that could not be told (the database went
+    away between the sweep and the telling) is told on a later beat: the rows are gone
+    by then, so nothing else would ever tell it. A room deleted meanwhile is dropped.
+    """
+    owed: set[str] = set()  # Rooms whose presence changed and that are still to be told.
+    while True:
+        try:
+            alive = list(heartbeat.sockets.values())
+            owed.update(await outbox.on_database_thread(heartbeat.beat)(alive) if alive else [])
+            owed.update(await outbox.on_database_thread(heartbeat.sweep)())
+        except Exception:  # The database is away, say: beat again later.
+            logger.exception("the presence heartbeat failed; trying again")
+        for code in sorted(owed):
+            try:
+                await outbox.run(services.tell_presence, code)
+            except services.CommandError:  # The room is gone: nobody to tell.
+                owed.discard(code)
+            except Exception:
+                logger.exception("could not tell room %s who is here; trying again", code)
+            else:
+                owed.discard(code)
+        await asyncio.sleep(heartbeat.HEARTBEAT.total_seconds())
+
+
 _tasks: list[asyncio.Task[None]] = []
 _pid: int | None = None
 
 
 def ensure_watching() -> None:
     """Start this process's watch on the running event loop unless it runs already, and
-    its presence heartbeat (:func:`games.heartbeat.keep_alive`) beside it.
+    its presence heartbeat (:func:`keep_alive`) beside it.
 
     Off when ``settings.YAHTZEE_CLOCK_WATCH`` is false (the test suite's own event
     loops; tests wake games themselves).
@@ -119,7 +146,7 @@ def ensure_watching() -> None:
     for task in _tasks:
         task.cancel()
     loop = asyncio.get_running_loop()
-    _tasks[:] = [loop.create_task(keep_watch()), loop.create_task(heartbeat.keep_alive())]
+    _tasks[:] = [loop.create_task(keep_watch()), loop.create_task(keep_alive())]
 
 
 def start_when_serving() -> None:

@@ -3,6 +3,7 @@
 import ast
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.mark.parametrize(
     "module",
     [
+        "games.boxes",
         "games.rules",
         "games.events",
         "games.codec",
@@ -59,3 +61,106 @@ def test_the_consumer_leaves_the_database_to_the_services() -> None:
     managers = [node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)]
     assert from_models == ["room_group"]  # A name, not a model.
     assert not {"objects", "save", "delete", "refresh_from_db"} & set(managers)
+
+
+def _modules() -> dict[str, Path]:
+    """Every module of ``games/`` by its dotted name (a package by its ``__init__``).
+
+    The migrations are left out: generated, each imports only what it was made with."""
+    modules = {}
+    for path in sorted((ROOT / "games").rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if "migrations" in parts:
+            continue
+        if parts[-1] == "__init__":
+            parts.pop()
+        modules[".".join(parts)] = path
+    return modules
+
+
+def _imported(path: Path, name: str, modules: dict[str, Path]) -> Iterator[str]:
+    """The modules of ours that the module ``name`` at ``path`` imports, anywhere in it.
+
+    Every ``import`` statement counts: at the top, inside a function (a lazy import is
+    still an arrow, and hid a circle once) and under ``TYPE_CHECKING`` (a type is a
+    dependency of the design even when it costs nothing at run time)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+
+    def ours(dotted: str) -> str | None:
+        while dotted and dotted not in modules:
+            dotted = dotted.rpartition(".")[0]
+        return dotted or None
+
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            # ``from games import rules`` imports the module games.rules, not games.
+            targets = [
+                f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
+                for alias in node.names
+            ]
+        else:
+            continue
+        for target in targets:
+            found = ours(target)
+            if found is not None and found != name:
+                yield found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the modules of ``games/`` it imports, read from the source (nothing runs)."""
+    modules = _modules()
+    return {name: set(_imported(path, name, modules)) for name, path in modules.items()}
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One circle of imports, as the modules in order with the first repeated, or None."""
+    done: set[str] = set()
+    for start in sorted(graph):
+        if start in done:
+            continue
+        # Depth first, iteratively; ``path`` is the chain of modules being followed.
+        path, on_path = [start], {start}
+        stack = [iter(sorted(graph[start]))]
+        while stack:
+            following = next(stack[-1], None)
+            if following is None:
+                stack.pop()
+                finished = path.pop()
+                on_path.discard(finished)
+                done.add(finished)
+                continue
+            if following in on_path:
+                return [*path[path.index(following) :], following]
+            if following not in done:
+                path.append(following)
+                on_path.add(following)
+                stack.append(iter(sorted(graph[following])))
+    return None
+
+
+def test_the_import_graph_of_games_has_no_cycle() -> None:
+    cycle = find_cycle(import_graph())
+
+    assert cycle is None, "import circle: " + " -> ".join(cycle or [])
+
+
+def test_the_cycle_finder_names_a_circle_and_passes_a_tree() -> None:
+    circle = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    tree = {"a": {"b", "c"}, "b": {"c"}, "c": set()}
+
+    assert find_cycle(circle) == ["a", "b", "c", "a"]
+    assert find_cycle(tree) is None
+
+
+def test_the_graph_reads_lazy_and_type_checking_imports() -> None:
+    graph = import_graph()
+
+    assert "games.events" in graph["games.rules"]
+    assert "games.boxes" in graph["games.events"]
+    assert "games.bots" in graph["games.apps"]  # Inside ready(): a function-level import.
