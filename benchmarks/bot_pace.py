@@ -75,7 +75,8 @@ def summary(values: list[float]) -> str:
 
 
 def modelled(games: int, seed: int) -> None:
-    from games import bots, rules
+    from games import bots
+    from games.engine import rules
     from games.models import Player
 
     print(f"== Modelled: {games} solitaire games of each bot, seed {seed} (waits only)")

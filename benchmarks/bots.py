@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks import quick  # noqa: E402
 from benchmarks.solver import mid_game_positions  # noqa: E402
-from games.rules import OFFICIAL, Category, Game, Position  # noqa: E402
+from games.engine.rules import OFFICIAL, Category, Game, Position  # noqa: E402
 from games.strategy import load  # noqa: E402
 from games.strategy.policies import casual, optimal  # noqa: E402
 

@@ -37,7 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import quick  # noqa: E402
-from games import chances, events, review, rules  # noqa: E402
+from games import chances, review  # noqa: E402
+from games.engine import events, rules  # noqa: E402
 from games.strategy import load, odds, policies  # noqa: E402
 
 

@@ -1,7 +1,7 @@
 """Post-game analysis: every decision of a finished game against optimal solitaire play.
 
 A *decision* is a choice a player made with dice on the table: the position
-the player was in (:meth:`games.rules.Game.position` just before the event)
+the player was in (:meth:`games.engine.rules.Game.position` just before the event)
 and what was played there:
 
 * every score: the card before it, the dice, the rolls left, and the box chosen;
@@ -26,8 +26,8 @@ scores, which is what the engine solves; in a race, a player behind may rightly
 gamble for more than the average. What a choice *gives up* is how much lower
 its expected total is than the best one's: 0 for an optimal move.
 
-Like :mod:`games.replay`, this module imports no Django: it reads an event log
-as typed events (:mod:`games.events`), so tools and tests can use it on any log.
+Like :mod:`games.engine.replay`, this module imports no Django: it reads an event log
+as typed events (:mod:`games.engine.events`), so tools and tests can use it on any log.
 
 >>> judged = analyse(events)                                    # doctest: +SKIP
 >>> judged.players[0].average_loss                              # doctest: +SKIP
@@ -42,7 +42,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from games import events, replay, rules
+from games.engine import events, replay, rules
 from games.strategy import Choice, Strategy, find_choice, load, points_given_up
 
 #: Changes when what :func:`analyse` returns changes shape, so no cache serves an old one.
@@ -192,7 +192,7 @@ def analyse(log: Iterable[events.AnyEvent], strategy: Strategy | None = None) ->
 
     ``strategy`` defaults to the solved strategy of the game's preset (see
     :func:`games.strategy.load`). The game may be unfinished: what was played
-    so far is judged. Raises :class:`games.replay.ReplayError` on a broken log.
+    so far is judged. Raises :class:`games.engine.replay.ReplayError` on a broken log.
     """
     played, room = _decisions(log)
     if room.game is None:

@@ -21,7 +21,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-from games import clock, limits, protocol, rules, services
+from games import clock, limits, protocol, services
+from games.engine import rules
 from games.services import CommandError
 from yahtzee_site import origins
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from games import replay, services
+from games import services
+from games.engine import replay
 from games.models import Game
 
 

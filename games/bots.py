@@ -34,7 +34,8 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import transaction
 
-from games import clock, events, outbox, rules, services
+from games import clock, outbox, services
+from games.engine import events, rules
 from games.models import Game, Player
 from games.strategy import odds
 from games.strategy.policies import Move, choose, others_of

@@ -17,7 +17,7 @@ room and the review show:
   ``docs/export.md``).
 
 A seat that left cannot win (the rules place only the seats still in the game:
-:meth:`games.rules.Game.outcome`): its chance is 0, and the others play on
+:meth:`games.engine.rules.Game.outcome`): its chance is 0, and the others play on
 against each other only. A game that is over has its result: 1 for a winner,
 shared by tied winners, 0 for everyone else. Seats play independently for points:
 nobody here gambles because they are behind, so a chance is "if everyone plays
@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
-from games import rules
+from games.engine import rules
 
 if TYPE_CHECKING:
     from games.review import Moment, Review

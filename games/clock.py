@@ -26,12 +26,12 @@ from typing import TYPE_CHECKING, Any, Final
 
 from django.utils import timezone
 
-from games import rules
-from games.room import AWAY_AFTER as AWAY_AFTER
-from games.room import TURN_SECONDS_MAX as TURN_SECONDS_MAX
-from games.room import TURN_SECONDS_MIN as TURN_SECONDS_MIN
-from games.room import Room, Seat
-from games.room import check_turn_seconds as check_turn_seconds
+from games.engine import rules
+from games.engine.room import AWAY_AFTER as AWAY_AFTER
+from games.engine.room import TURN_SECONDS_MAX as TURN_SECONDS_MAX
+from games.engine.room import TURN_SECONDS_MIN as TURN_SECONDS_MIN
+from games.engine.room import Room, Seat
+from games.engine.room import check_turn_seconds as check_turn_seconds
 
 if TYPE_CHECKING:
     from games.models import Game

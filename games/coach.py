@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from games import rules
+from games.engine import rules
 from games.strategy import Choice, load, odds
 from games.strategy.policies import others_of
 from games.strategy.winning import WinTurn, win_turn
@@ -40,7 +40,7 @@ def advice(
     the best to win is not the best for points. Loading a preset's tables the first time
     in a process takes tens of milliseconds from the disk cache (seconds to build), so
     callers run this off the event loop and off the database thread. Raises
-    :class:`~games.rules.IllegalMoveError` (``not_rolled``) before the turn's first roll.
+    :class:`~games.engine.rules.IllegalMoveError` (``not_rolled``) before the turn's first roll.
     """
     choices = load(position.rules).advise_position(position)
     assert position.dice is not None  # advise_position has raised not_rolled without them.

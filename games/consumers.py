@@ -28,7 +28,8 @@ from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
 from redis.exceptions import RedisError
 
-from games import chances, coach, heartbeat, outbox, protocol, rules, services, shutdown
+from games import chances, coach, heartbeat, outbox, protocol, services, shutdown
+from games.engine import rules
 from games.models import room_group
 from games.services import CommandError
 

@@ -2,7 +2,8 @@
 
 from django import forms
 
-from games import clock, rules
+from games import clock
+from games.engine import rules
 from games.models import NAME_MAX_LENGTH, Game
 
 

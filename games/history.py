@@ -3,7 +3,7 @@
 The pages list many games at once, so everything here works on a batch: the
 games' rows carry their saved records, and one query reads the seats of them
 all. The totals, places and winners are the rules' own
-(:meth:`games.rules.Game.outcome`).
+(:meth:`games.engine.rules.Game.outcome`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 
-from games import rules
+from games.engine import rules
 from games.models import Game, Player
 
 

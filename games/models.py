@@ -1,9 +1,9 @@
 """What a game saves: the room, its seats, the game itself and the log of what happened.
 
 A game is saved as one record on its row (:attr:`Game.record`, the rules
-engine's game as a JSON document, :mod:`games.codec`) and an append-only log
+engine's game as a JSON document, :mod:`games.engine.codec`) and an append-only log
 (:class:`GameEvent`) of everything that happened, from which
-:mod:`games.replay` rebuilds the same record with the rules engine alone. A
+:mod:`games.engine.replay` rebuilds the same record with the rules engine alone. A
 command locks the row, reads the record, applies the rules, and saves the new
 record with the new events in one transaction (:mod:`games.services`).
 
@@ -24,8 +24,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from games import codec, events, rules
-from games.rules import Game as RulesGame  # In Game's body, "rules" is its property.
+from games.engine import codec, events, rules
+from games.engine.rules import Game as RulesGame  # In Game's body, "rules" is its property.
 
 #: 12 random bytes: 96 bits, written as 16 URL-safe characters.
 INVITE_CODE_BYTES = 12
@@ -86,7 +86,7 @@ class Game(models.Model):
     #: The sequence number of the last event that changed the play (anything but chat and
     #: holds). A command sent by a client that had not seen it is stale.
     state_version = models.PositiveIntegerField(default=0)
-    #: The game in play (:func:`games.codec.encode_game`); ``None`` in the lobby.
+    #: The game in play (:func:`games.engine.codec.encode_game`); ``None`` in the lobby.
     record = models.JSONField(null=True, blank=True)
     #: Whether the player on turn may ask the strategy engine for the best move (the coach).
     coach = models.BooleanField(default=False)
@@ -205,7 +205,7 @@ class Connection(models.Model):
 class GameEvent(models.Model):
     """One thing that happened in a game. Append-only: never edited, never deleted alone."""
 
-    #: Every kind of event (:data:`games.events.EVENT_TYPES`), as its class declares it.
+    #: Every kind of event (:data:`games.engine.events.EVENT_TYPES`), as its class declares it.
     KINDS: ClassVar[list[str]] = [cls.kind for cls in events.EVENT_TYPES]
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")

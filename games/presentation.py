@@ -1,6 +1,6 @@
 """What clients are sent, built from the saved game: events, snapshots, cards and presence.
 
-The log keeps facts only (:mod:`games.events`). A browser also wants what
+The log keeps facts only (:mod:`games.engine.events`). A browser also wants what
 follows from them, so that it needs no rules of its own: the boxes a roll may
 go in and what each would score, a whole card with its totals after a score,
 the round, a name beside a seat. This module adds those from the game as it
@@ -17,9 +17,9 @@ from typing import Annotated, Any, Final, TypeAlias
 
 import msgspec
 
-from games import codec, events, replay, rules
+from games.engine import codec, events, replay, rules
 
-#: The thirteen box names, in the card's order: :class:`games.rules.Category`'s values.
+#: The thirteen box names, in the card's order: :class:`games.engine.rules.Category`'s values.
 BOX_NAMES: Final = [category.value for category in rules.Category]
 #: What each box scores, by box name: every box (a card) or some (a roll's options).
 AllBoxes: TypeAlias = Annotated[
@@ -69,7 +69,7 @@ class ScoredShown(Shown, frozen=True, kw_only=True):
 
 
 class FinishedShown(Shown, frozen=True, kw_only=True):
-    """The end: each seat's place (:meth:`games.rules.Game.outcome`)."""
+    """The end: each seat's place (:meth:`games.engine.rules.Game.outcome`)."""
 
     places: list[int | None]
 
@@ -203,7 +203,7 @@ def roll_off_json(roll_off: rules.RollOff) -> dict[str, Any]:
 
 
 def outcome_json(outcome: rules.Outcome) -> dict[str, Any]:
-    """Who stands where (:meth:`games.rules.Game.outcome`): totals, places, winners."""
+    """Who stands where (:meth:`games.engine.rules.Game.outcome`): totals, places, winners."""
     return {
         "totals": list(outcome.totals),
         "places": list(outcome.places),

@@ -20,12 +20,12 @@ ignored, so that older servers accept newer clients.
 **From the server.** :data:`ServerMessage` and :data:`Event` declare what the
 server sends, exactly as it is sent (a test checks the services' output against
 them). :data:`Event` is not written here: each kind's message is generated from
-its class in :mod:`games.events` and its presentation part
+its class in :mod:`games.engine.events` and its presentation part
 (:data:`games.presentation.SHOWN`), so the schema cannot drift from what is
 stored and sent. Events are tagged by ``kind``, so msgspec writes ``kind`` first
 when it encodes one; JSON gives the order of an object's members no meaning. Box
-names are :class:`games.rules.Category`'s, bot levels, pace and ``by`` the enums
-of :mod:`games.events`.
+names are :class:`games.engine.rules.Category`'s, bot levels, pace and ``by`` the enums
+of :mod:`games.engine.events`.
 
 **Why msgspec.** ``benchmarks/wire.py`` measured both candidates on the same
 schema (the fifteen messages as a union tagged by ``type``, strict integers, a
@@ -69,7 +69,8 @@ from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias, Union, get_arg
 
 import msgspec
 
-from games import events, presentation, rules
+from games import presentation
+from games.engine import events, rules
 from games.presentation import Card, SomeBoxes
 
 #: The largest message a client may send (a websocket frame, or an API request body), in bytes.
@@ -556,7 +557,7 @@ class RollOffInfo(msgspec.Struct, frozen=True, kw_only=True):
     winner: int | None
 
 
-# -- events: generated from games.events and games.presentation ----------------------
+# -- events: generated from games.engine.events and games.presentation ----------------------
 
 
 class EventMessage(msgspec.Struct, tag_field="kind", frozen=True, kw_only=True):
@@ -612,7 +613,7 @@ def _event_message(cls: type[events.AnyEvent]) -> type[EventMessage]:
     return message
 
 
-#: The message of each kind of event, in :data:`games.events.EVENT_TYPES`' order.
+#: The message of each kind of event, in :data:`games.engine.events.EVENT_TYPES`' order.
 EVENT_MESSAGES: Final = tuple(_event_message(cls) for cls in events.EVENT_TYPES)
 if TYPE_CHECKING:
     Event: TypeAlias = EventMessage

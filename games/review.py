@@ -1,6 +1,6 @@
 """A game that is over told move by move, rebuilt from its event log: what the review page shows.
 
-The log is replayed with the rules engine (:func:`games.replay.steps`), so the
+The log is replayed with the rules engine (:func:`games.engine.replay.steps`), so the
 review shows what the rules make of the recorded dice, never what a table
 says. Each *moment* is one thing that happened at the table: the start (after
 the roll-off), a roll, a hold, a score, someone leaving or being removed by the
@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from games import events, replay, rules
+from games.engine import events, replay, rules
 from games.presentation import card_json
 
 if TYPE_CHECKING:
@@ -48,8 +48,8 @@ class Moment:
     cards: tuple[rules.Scorecard, ...]
     #: The box just written in, on a score.
     category: str | None = None
-    #: Who made the move for the seat when its player did not (:data:`games.events.BY_CLOCK`,
-    #: :data:`~games.events.BY_BOT`, :data:`~games.events.BY_HOST` for a removal).
+    #: Who made the move for the seat when its player did not (:data:`games.engine.events.BY_CLOCK`,
+    #: :data:`~games.engine.events.BY_BOT`, :data:`~games.engine.events.BY_HOST` for a removal).
     by: str | None = None
     #: The rules engine's game just after the move (:mod:`games.chances` reads it); always
     #: set by :func:`build`.

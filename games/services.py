@@ -11,7 +11,7 @@ nobody is told of a change that was rolled back, and a command is a few lines
 on top of the pipeline.
 
 Errors are :class:`CommandError` (or the rules engine's
-:class:`~games.rules.RuleError`); both carry a stable ``code`` for clients.
+:class:`~games.engine.rules.RuleError`); both carry a stable ``code`` for clients.
 Nothing is written when a command fails.
 """
 
@@ -26,21 +26,10 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import transaction
 
-from games import (
-    clock,
-    codec,
-    dice,
-    events,
-    heartbeat,
-    limits,
-    names,
-    outbox,
-    presentation,
-    rules,
-    store,
-)
+from games import clock, dice, heartbeat, limits, names, outbox, presentation, store
+from games.engine import codec, events, rules
+from games.engine.room import Options, Room, RoomError, RoomProgress, Seat, Status, check_bot_pace
 from games.models import NAME_MAX_LENGTH, Connection, Game, GameEvent, Player, new_invite_code
-from games.room import Options, Room, RoomError, RoomProgress, Seat, Status, check_bot_pace
 from games.strategy import policies
 from games.strategy.policies import Move
 
@@ -119,7 +108,7 @@ class Table:
         self.game.attendance = attendance.to_json()
 
     def room(self, *, links: bool = False) -> Room:
-        """The room as the row, its seats and the game in play hold it (:mod:`games.room`).
+        """The room as the row, its seats and the game in play hold it (:mod:`games.engine.room`).
 
         With ``links``, the codes of the room's rematch and of the game it is the rematch
         of, read from their rows; else ``None`` (no command of the room needs them).
@@ -220,7 +209,7 @@ class Table:
     ) -> Player:
         """The seat ``player_id`` holds, still in the game, for a question of that seat (the
         coach's, the odds'); ``as_seat`` must be that seat, and the room must let the seat
-        act (:meth:`games.room.Room.acting`: an away player asking is back).
+        act (:meth:`games.engine.room.Room.acting`: an away player asking is back).
         """
         player = self.seat(player_id, as_seat)
         self.decide(
@@ -462,7 +451,7 @@ def leave_game(code: str, player_id: int | None, *, as_seat: int | None = None) 
     In the lobby the seat is freed, the seats after it move up one, and the
     host's role passes on if the host left. In play the seat is marked as left:
     its turns are skipped and its score stands. Bots play on only while a person
-    is at the table: when the last one goes, so do they (:meth:`games.room.Room.leave`).
+    is at the table: when the last one goes, so do they (:meth:`games.engine.room.Room.leave`).
     """
     with _command(code) as table:
         player = table.seat(player_id, as_seat)
@@ -750,7 +739,7 @@ def remove_bot(
 def come_back(code: str, player_id: int | None, *, as_seat: int | None = None) -> None:
     """An away player is back ("I'm back"): their turns wait for them again.
 
-    Any command of theirs does the same (:meth:`games.room.Room.acting`); this one does only
+    Any command of theirs does the same (:meth:`games.engine.room.Room.acting`); this one does only
     that.
     """
 
@@ -1251,7 +1240,7 @@ def _logged(row: GameEvent) -> events.Logged:
 
 
 def replay_events(code: str) -> list[events.AnyEvent]:
-    """The events of a game's log, in order (:func:`games.replay.replay` takes them)."""
+    """The events of a game's log, in order (:func:`games.engine.replay.replay` takes them)."""
     return [logged.event for logged in log(code)]
 
 
@@ -1325,7 +1314,7 @@ def _free_seat_row(players: list[Player], unseated: events.Unseated) -> None:
 
 @contextmanager
 def _room_refusals() -> Iterator[None]:
-    """The room's refusals (:class:`games.room.RoomError`) as the services' own; the rules'
+    """The room's refusals (:class:`games.engine.room.RoomError`) as the services' own; the rules'
     (a finished game, not your turn) stay as they are."""
     try:
         yield

@@ -19,7 +19,8 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games import analysis, chances, charts, history, limits, presentation, rules, services
+from games import analysis, chances, charts, history, limits, presentation, services
+from games.engine import rules
 from games.forms import NewGameForm
 from games.models import NAME_MAX_LENGTH, Game, Player
 from games.qr import qr_svg

@@ -26,7 +26,8 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
-from games import clock, heartbeat, outbox, rules, services, shutdown
+from games import clock, heartbeat, outbox, services, shutdown
+from games.engine import rules
 from games.models import Game
 from games.strategy.engine import load
 

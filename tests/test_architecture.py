@@ -14,12 +14,12 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.mark.parametrize(
     "module",
     [
-        "games.boxes",
-        "games.rules",
-        "games.events",
-        "games.codec",
-        "games.replay",
-        "games.room",
+        "games.engine.boxes",
+        "games.engine.rules",
+        "games.engine.events",
+        "games.engine.codec",
+        "games.engine.replay",
+        "games.engine.room",
         "games.presentation",
         "games.strategy",
         "games.charts",
@@ -99,7 +99,7 @@ def _imported(path: Path, name: str, modules: dict[str, Path]) -> Iterator[str]:
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
-            # ``from games import rules`` imports the module games.rules, not games.
+            # ``from games.engine import rules`` imports games.engine.rules, not games.engine.
             targets = [
                 f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
                 for alias in node.names
@@ -150,6 +150,49 @@ def test_the_import_graph_of_games_has_no_cycle() -> None:
     assert cycle is None, "import circle: " + " -> ".join(cycle or [])
 
 
+#: Which package of games/ may import which: the arrows point one way, down. A module
+#: at the top of games/ (models, apps, admin, urls...) is in the package ``games``.
+#: A package not named here may import anything; one named imports only what it lists.
+MAY_IMPORT: dict[str, set[str]] = {
+    "games.engine": set(),
+    "games.strategy": {"games.engine"},
+}
+
+
+def package_of(module: str) -> str:
+    """The package of ``games`` a module belongs to: ``games.engine.rules`` -> ``games.engine``."""
+    return ".".join(module.split(".")[:2]) if module.count(".") >= 2 else _top(module)
+
+
+def _top(module: str) -> str:
+    # games.strategy is a package; games.models a module at the top of games/.
+    return module if module in MAY_IMPORT else "games"
+
+
+def crossings(graph: dict[str, set[str]]) -> list[str]:
+    """Every import from one package to another that :data:`MAY_IMPORT` does not allow."""
+    wrong = []
+    for module, imported in sorted(graph.items()):
+        source = package_of(module)
+        if source not in MAY_IMPORT:
+            continue
+        for target in sorted(imported):
+            destination = package_of(target)
+            if destination != source and destination not in MAY_IMPORT[source]:
+                wrong.append(f"{module} -> {target}")
+    return wrong
+
+
+def test_each_package_imports_only_the_layers_below_it() -> None:
+    assert crossings(import_graph()) == []
+
+
+def test_a_crossing_is_named() -> None:
+    graph = {"games.engine.rules": {"games.models"}, "games.models": {"games.engine.rules"}}
+
+    assert crossings(graph) == ["games.engine.rules -> games.models"]
+
+
 def test_the_cycle_finder_names_a_circle_and_passes_a_tree() -> None:
     circle = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     tree = {"a": {"b", "c"}, "b": {"c"}, "c": set()}
@@ -161,6 +204,6 @@ def test_the_cycle_finder_names_a_circle_and_passes_a_tree() -> None:
 def test_the_graph_reads_lazy_and_type_checking_imports() -> None:
     graph = import_graph()
 
-    assert "games.events" in graph["games.rules"]
-    assert "games.boxes" in graph["games.events"]
+    assert "games.engine.events" in graph["games.engine.rules"]
+    assert "games.engine.boxes" in graph["games.engine.events"]
     assert "games.bots" in graph["games.apps"]  # Inside ready(): a function-level import.

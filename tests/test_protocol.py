@@ -11,7 +11,8 @@ import jsonschema
 import msgspec
 import pytest
 
-from games import events, presentation, protocol, rules
+from games import presentation, protocol
+from games.engine import events, rules
 from games.protocol import ProtocolError, decode
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from games import services
-from games.rules import Category
+from games.engine.rules import Category
 
 pytestmark = pytest.mark.django_db
 

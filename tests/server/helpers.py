@@ -7,7 +7,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games import bots, clock, codec, presentation, rules, services
+from games import bots, clock, presentation, services
+from games.engine import codec, rules
 from games.models import Game, GameEvent, Player
 from games.services import rules_state
 from games.strategy import policies

@@ -12,9 +12,10 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 
-from games import bots, clock, outbox, presentation, rules, services, watch
+from games import bots, clock, outbox, presentation, services, watch
+from games.engine import rules
+from games.engine.replay import replay
 from games.models import Game, GameEvent
-from games.replay import replay
 from games.services import CommandError
 from tests.server.helpers import Table
 

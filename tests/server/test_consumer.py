@@ -20,7 +20,8 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.db import OperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from games import bots, consumers, layers, rules, services, shutdown
+from games import bots, consumers, layers, services, shutdown
+from games.engine import rules
 from games.models import Game, room_group
 from games.strategy.engine import load
 from tests.server.helpers import SOLO, fingerprint

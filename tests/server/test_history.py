@@ -3,8 +3,9 @@
 import pytest
 from django.contrib.auth.models import User
 
-from games import history, presentation, replay, review, rules, services
-from games.events import Finished
+from games import history, presentation, review, services
+from games.engine import replay, rules
+from games.engine.events import Finished
 from games.models import Game, GameEvent, Player
 from games.services import CommandError
 from tests.server.helpers import SOLO_RUNNING, Table, abandoned_with_stand_ins, play_solo

@@ -19,7 +19,8 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test import RequestFactory
 from django.utils.dateparse import parse_datetime
 
-from games import codec, presentation, replay, review, services, views
+from games import presentation, review, services, views
+from games.engine import codec, replay
 from games.models import Game, GameEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -5,10 +5,11 @@ from dataclasses import replace
 
 import pytest
 
-from games import bots, rules, services
-from games.events import Joined
+from games import bots, services
+from games.engine import rules
+from games.engine.events import Joined
+from games.engine.replay import ReplayError, Room, replay
 from games.models import GameEvent, Player
-from games.replay import ReplayError, Room, replay
 from games.services import CommandError
 from tests.server.helpers import Table
 

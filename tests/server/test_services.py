@@ -6,7 +6,8 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from games import outbox, rules, services
+from games import outbox, services
+from games.engine import rules
 from games.models import Game, GameEvent, Player
 from games.services import CommandError
 from tests.server.helpers import Table, fingerprint, told_events

@@ -1,9 +1,9 @@
 """The dice and the thirteen boxes, and the errors the rules raise over them.
 
-Both :mod:`games.rules` and :mod:`games.events` need these names (an event holds dice
+Both :mod:`games.engine.rules` and :mod:`games.engine.events` need these names (an event holds dice
 and a box, and msgspec reads the types of its fields), so they live below both: the
 rules import the events to return them, and neither imports the other back.
-:mod:`games.rules` re-exports every name here, so ``rules.Category`` still works.
+:mod:`games.engine.rules` re-exports every name here, so ``rules.Category`` still works.
 
 This module imports nothing from Django.
 """

@@ -2,7 +2,7 @@
 
 The log is the record of what happened in a game (see :mod:`games.models`).
 :func:`steps` reads its events in order and gives each again as the command it
-records, through the room's own commands (:meth:`games.room.Room.apply`): a roll
+records, through the room's own commands (:meth:`games.engine.room.Room.apply`): a roll
 is replayed as the same roll with the logged dice, a score as the same score,
 a seat taken as the same seat. The events the command gives back must be exactly
 the events the log holds (the same dice, the same points, the same next seat, the
@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from games import events, rules
-from games.room import Room as Room
-from games.room import RoomProgress
+from games.engine import events, rules
+from games.engine.room import Room as Room
+from games.engine.room import RoomProgress
 
 __all__ = ["ReplayError", "Room", "Step", "replay", "steps"]
 

@@ -16,7 +16,7 @@ a new value or raises a :class:`RuleError` (a ``ValueError``)::
     >>> card.score(Category.FULL_HOUSE, [1, 2, 3, 4, 6])
     Traceback (most recent call last):
     ...
-    games.boxes.IllegalMoveError: Full house is already filled
+    games.engine.boxes.IllegalMoveError: Full house is already filled
 
 The two presets differ only in what a Yahtzee may do once the Yahtzee box is
 filled: :data:`OFFICIAL` forces the Joker, :data:`FREE_JOKER` lets it go in
@@ -32,17 +32,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
-from games import events
+from games.engine import events
 
-# The dice, the boxes and the errors live in games.boxes, below the events; they are
+# The dice, the boxes and the errors live in games.engine.boxes, below the events; they are
 # the rules' own names too (``rules.Category``), so re-exported here.
-from games.boxes import LOWER as LOWER
-from games.boxes import UPPER as UPPER
-from games.boxes import Category as Category
-from games.boxes import Dice as Dice
-from games.boxes import IllegalMoveError as IllegalMoveError
-from games.boxes import InvalidInputError as InvalidInputError
-from games.boxes import RuleError as RuleError
+from games.engine.boxes import LOWER as LOWER
+from games.engine.boxes import UPPER as UPPER
+from games.engine.boxes import Category as Category
+from games.engine.boxes import Dice as Dice
+from games.engine.boxes import IllegalMoveError as IllegalMoveError
+from games.engine.boxes import InvalidInputError as InvalidInputError
+from games.engine.boxes import RuleError as RuleError
 
 DICE_COUNT: Final = 5
 ROLLS_PER_TURN: Final = 3
@@ -144,7 +144,7 @@ def parse_dice(dice: Iterable[int]) -> Dice:
     >>> parse_dice([1, 2, 3])
     Traceback (most recent call last):
     ...
-    games.boxes.InvalidInputError: dice must be five whole numbers from 1 to 6, got [1, 2, 3]
+    games.engine.boxes.InvalidInputError: dice must be five whole numbers from 1 to 6, got [1, 2, 3]
     """
     faces = _whole_numbers(_as_list(dice), 1, 6)
     if faces is None or len(faces) != DICE_COUNT:

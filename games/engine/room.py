@@ -1,10 +1,10 @@
 """A game room as a pure value: its seats, its host, its options, and the game in play.
 
-:class:`Room` is to the room what :class:`games.rules.Game` is to the play. It
+:class:`Room` is to the room what :class:`games.engine.rules.Game` is to the play. It
 imports nothing from Django and rolls no dice: a command checks who gives it and
 whether the room allows it, and returns a :class:`RoomProgress`, the new room and
 the events it caused, or raises a :class:`RoomError` (or the rules' own
-:class:`~games.rules.RuleError`), each with a stable ``code``. A play command
+:class:`~games.engine.rules.RuleError`), each with a stable ``code``. A play command
 (roll, hold, score, leave) goes through the room to the rules' game::
 
     >>> room = Room.create("official", 2).room
@@ -14,7 +14,7 @@ the events it caused, or raises a :class:`RoomError` (or the rules' own
     >>> room.start(1)
     Traceback (most recent call last):
     ...
-    games.room.RoomError: only the host can start the game
+    games.engine.room.RoomError: only the host can start the game
     >>> room, happened, _ = room.start(0)
     >>> happened
     (Started(players=('ana', 'ben'), first=None),)
@@ -27,7 +27,7 @@ and the rolls' dice, whether a player has a live connection, the invite code of 
 rematch, whether a name looks like another (:func:`games.names.clash`).
 
 A room replays from its log: :meth:`Room.apply` gives the command a logged event
-records, and :mod:`games.replay` folds a whole log through it.
+records, and :mod:`games.engine.replay` folds a whole log through it.
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ from typing import Final, NamedTuple
 
 import msgspec
 
-from games import events
-from games.rules import (
+from games.engine import events
+from games.engine.rules import (
     MAX_PLAYERS,
     Category,
     Game,
@@ -202,7 +202,7 @@ class Room:
     Start one with :meth:`create`. Seats are numbered from 0 in the order people sat
     down; in the lobby a seat freed lets the seats after it move up, and once the game
     starts the seats stay as they are (a seat that left is in :attr:`Game.left
-    <games.rules.Game.left>`).
+    <games.engine.rules.Game.left>`).
     """
 
     rules: Rules
@@ -418,7 +418,8 @@ class Room:
     ) -> RoomProgress:
         """``seat`` keeps the dice at ``hold`` and throws the rest, which land as ``fresh``
         (the server throws ``game.turn.to_throw(hold)`` dice). ``by``: who rolls for the seat
-        if not its own player (:data:`~games.events.BY_CLOCK`, :data:`~games.events.BY_BOT`)."""
+        if not its own player (:data:`~games.engine.events.BY_CLOCK`,
+        :data:`~games.engine.events.BY_BOT`)."""
         return self._move(seat, by, lambda game: game.roll(seat, fresh, hold))
 
     def to_throw(self, seat: int, hold: Iterable[int] = (), *, by: str | None = None) -> int:
@@ -436,9 +437,9 @@ class Room:
     def score(self, seat: int, category: Category | str, *, by: str | None = None) -> RoomProgress:
         """``seat`` writes the dice in ``category``; the turn passes on.
 
-        Written by the clock (``by`` :data:`~games.events.BY_CLOCK`), it ends a turn the
+        Written by the clock (``by`` :data:`~games.engine.events.BY_CLOCK`), it ends a turn the
         clock played for the seat: after :data:`AWAY_AFTER` such turns in a row the seat is
-        away (:class:`~games.events.WentAway`), unless the game is over.
+        away (:class:`~games.engine.events.WentAway`), unless the game is over.
         """
         return self._move(seat, by, lambda game: game.score(seat, category))
 
@@ -615,8 +616,8 @@ class Room:
 
         A command of the seat's own player (``by`` is ``None``) is a person at the table:
         the clock's count for the seat starts again, and an away player is back (a
-        :class:`~games.events.CameBack`), unless ``returning`` is false (leaving is not
-        coming back). A bot may play for the seat (``by`` :data:`~games.events.BY_BOT`)
+        :class:`~games.engine.events.CameBack`), unless ``returning`` is false (leaving is not
+        coming back). A bot may play for the seat (``by`` :data:`~games.engine.events.BY_BOT`)
         only while a bot stands in for it; a seat handed to a bot is the bot's alone. A move
         replayed from the log (``logged``) is taken as made by whom the log says: the server
         checked it when it was made.

@@ -2,7 +2,7 @@
 
 A game is saved as one document, :func:`encode_game`, beside its append-only
 log of events, each saved as its ``kind`` and :func:`encode_event`'s payload:
-the fields of its class in :mod:`games.events`, as msgspec encodes the class.
+the fields of its class in :mod:`games.engine.events`, as msgspec encodes the class.
 Both are plain JSON with no Django in them, so an outside tool can read a
 saved game with the rules engine alone.
 
@@ -10,7 +10,7 @@ The game's document carries its format's number (``"format": 1``). A change to
 what a game holds changes :func:`encode_game` and :func:`decode_game` here, and
 nothing else; a new format number comes with a decoder for the old one.
 
->>> from games import rules
+>>> from games.engine import rules
 >>> game = rules.Game.new(1).roll(0, [2, 2, 5, 5, 1]).game
 >>> decode_game(encode_game(game)) == game
 True
@@ -25,7 +25,7 @@ from typing import Any, Final
 
 import msgspec
 
-from games import events, rules
+from games.engine import events, rules
 
 #: The format of :func:`encode_game`'s documents.
 GAME_FORMAT: Final = 1
@@ -101,10 +101,10 @@ def decode_game(document: Mapping[str, Any]) -> rules.Game:
 # Events
 # --------------------------------------------------------------------------
 # An event is saved as its ``kind`` and its payload: the fields of its class in
-# :mod:`games.events`, as msgspec encodes them (tuples as lists, a box by its name, an
+# :mod:`games.engine.events`, as msgspec encodes them (tuples as lists, a box by its name, an
 # enum by its value), a field left at its default left out. Nothing here names a field:
 # the classes are the format. The one change of format so far, in one place below: the
-# logs written before :class:`~games.events.Unseated` had its own kind call it ``left``.
+# logs written before :class:`~games.engine.events.Unseated` had its own kind call it ``left``.
 
 
 def encode_event(event: events.AnyEvent) -> tuple[str, dict[str, Any]]:
@@ -120,9 +120,9 @@ def encode_event(event: events.AnyEvent) -> tuple[str, dict[str, Any]]:
 def decode_event(kind: str, payload: Mapping[str, Any]) -> events.AnyEvent:
     """The event saved as ``kind`` and ``payload``. Raises :class:`CodecError` on anything else.
 
-    A ``left`` without ``next`` is an :class:`~games.events.Unseated` from a log written
+    A ``left`` without ``next`` is an :class:`~games.engine.events.Unseated` from a log written
     before it had its own kind: it named the host after it, where leaving the game in
-    play (:class:`~games.events.Left`) names the seat on turn after it.
+    play (:class:`~games.engine.events.Left`) names the seat on turn after it.
     """
     if kind == events.Left.kind and "next" not in payload:
         kind = events.Unseated.kind

@@ -1,10 +1,10 @@
 """What happened in a game: one frozen struct per kind of event, holding facts only.
 
-The rules engine (:mod:`games.rules`) returns the play's events with the new
+The rules engine (:mod:`games.engine.rules`) returns the play's events with the new
 game from each command; the services add the room's own (someone took a seat,
 the coach was switched on, a chat). Each is saved as it is in the game's
-append-only log (:mod:`games.codec` turns it into JSON and back), and
-:mod:`games.replay` rebuilds any game from them. They say who did what, with
+append-only log (:mod:`games.engine.codec` turns it into JSON and back), and
+:mod:`games.engine.replay` rebuilds any game from them. They say who did what, with
 which dice, in which box and for how many points; what a browser wants drawn
 from them (the boxes a roll may go in, whole cards, the round) is worked out
 from the saved game when a message is sent (:mod:`games.presentation`).
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, ClassVar, Final, TypeAlias, get_args
 import msgspec
 
 # The dice and the boxes, not the rules: the rules import this module to return its events.
-from games import boxes
+from games.engine import boxes
 
 
 class By(enum.StrEnum):
@@ -125,7 +125,7 @@ class Joined(Event, tag="joined", frozen=True):
 class Unseated(Event, tag="unseated", frozen=True):
     """Someone left the lobby: the seats after theirs move up one; ``host`` is the host's
     seat after it (``None`` once nobody is left). Logs written before this kind had its
-    own name call it ``left`` (:func:`games.codec.decode_event` tells them apart)."""
+    own name call it ``left`` (:func:`games.engine.codec.decode_event` tells them apart)."""
 
     seat: int
     name: str
