@@ -118,7 +118,7 @@ from websockets.typing import Origin  # noqa: E402
 
 from benchmarks import quick  # noqa: E402
 from games.engine import rules  # noqa: E402  (pure Python: imports nothing from Django)
-from games.presentation import card_json  # noqa: E402  (pure too)
+from games.wire.presentation import card_json  # noqa: E402  (pure too)
 
 SOCKETS_PER_ROOM = 3
 #: The sockets of a room by role, seats first: two players and a watcher, or (whole
@@ -126,7 +126,7 @@ SOCKETS_PER_ROOM = 3
 SHAPES = {False: ("host", "guest", "watcher"), True: ("host", "watcher", "watcher 2")}
 #: Events each socket keeps by version, for a driver that looks for one after more came.
 KEEP_EVENTS = 64
-#: The server's per-connection rate limit (games/consumers.py RateLimit) is 30 at once,
+#: The server's per-connection rate limit (games/live/consumers.py RateLimit) is 30 at once,
 #: then 10 a second; the players stay a little under it.
 RATE_BURST = 20
 RATE_PER_SECOND = 9.0

@@ -8,7 +8,7 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        from games import bots, outbox
+        from games.live import bots, outbox
         from games.models import keep_username_keys
 
         # The outbox sits below the bots (they play through the services, which post to

@@ -18,9 +18,9 @@ from django.core.management import call_command
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import presentation, protocol
 from games.engine import codec, events
 from games.models import GameEvent
+from games.wire import presentation, protocol
 
 ROOT = Path(__file__).resolve().parent.parent
 KINDS = [cls.kind for cls in events.EVENT_TYPES]

@@ -3,8 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.engine.rules import Category
+from games.live import services
 from games.models import Game
 
 pytestmark = pytest.mark.django_db

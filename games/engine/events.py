@@ -7,13 +7,13 @@ append-only log (:mod:`games.engine.codec` turns it into JSON and back), and
 :mod:`games.engine.replay` rebuilds any game from them. They say who did what, with
 which dice, in which box and for how many points; what a browser wants drawn
 from them (the boxes a roll may go in, whole cards, the round) is worked out
-from the saved game when a message is sent (:mod:`games.presentation`).
+from the saved game when a message is sent (:mod:`games.wire.presentation`).
 
 **Declared once.** Each class below is the one declaration of its kind: its
 ``tag`` is the ``kind`` in the log, in the model's choices and on the wire; its
 fields, in order, are the payload saved and the ``data`` sent (a field left at
 its default is left out of both). The codec, the JSON Schema of the server's
-messages (:mod:`games.protocol`) and ``GameEvent``'s kind choices are derived from
+messages (:mod:`games.wire.protocol`) and ``GameEvent``'s kind choices are derived from
 :data:`EVENT_TYPES`; a new kind is a class here, the rule that makes it, and a
 ``case`` in ``static/js/state.js`` (``tests/test_event_kinds.py`` checks all four).
 
@@ -53,7 +53,7 @@ BY_HOST: Final = By.HOST
 
 
 class BotLevel(enum.StrEnum):
-    """The computer players a host may seat (:mod:`games.bots`)."""
+    """The computer players a host may seat (:mod:`games.live.bots`)."""
 
     OPTIMAL = "optimal"
     CASUAL = "casual"
@@ -61,7 +61,7 @@ class BotLevel(enum.StrEnum):
 
 
 class BotPace(enum.StrEnum):
-    """How long the bots take over their moves (:func:`games.bots.pause`)."""
+    """How long the bots take over their moves (:func:`games.live.bots.pause`)."""
 
     INSTANT = "instant"
     QUICK = "quick"

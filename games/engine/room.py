@@ -24,7 +24,7 @@ the events it caused, or raises a :class:`RoomError` (or the rules' own
 
 What the server alone knows comes in from outside, as the dice do: the roll-off's
 and the rolls' dice, whether a player has a live connection, the invite code of a
-rematch, whether a name looks like another (:func:`games.names.clash`).
+rematch, whether a name looks like another (:func:`games.engine.names.clash`).
 
 A room replays from its log: :meth:`Room.apply` gives the command a logged event
 records, and :mod:`games.engine.replay` folds a whole log through it.
@@ -57,7 +57,7 @@ AWAY_AFTER: Final = 2
 #: The clocks a room may be given, in seconds.
 TURN_SECONDS_MIN: Final = 10
 TURN_SECONDS_MAX: Final = 24 * 60 * 60
-#: How long the bots take over their moves (:func:`games.bots.pause`).
+#: How long the bots take over their moves (:func:`games.live.bots.pause`).
 BOT_PACES: Final = tuple(events.BotPace)
 #: The bots a host may seat, and the name each sits down under (numbered when taken).
 BOT_NAMES: Final = {
@@ -67,7 +67,7 @@ BOT_NAMES: Final = {
 }
 
 NameClash = Callable[[str, str], bool]
-"""Whether two names are too alike to share a room (:func:`games.names.clash`)."""
+"""Whether two names are too alike to share a room (:func:`games.engine.names.clash`)."""
 
 
 class RoomError(RuleError):

@@ -10,7 +10,7 @@ drops them.
 It also rewrites each event's payload to the facts the rules engine gives for
 it (:mod:`games.engine.events`): the options of a roll, the card, round and total of a
 score are no longer stored, since they follow from the game and are added
-when a message is sent (:mod:`games.presentation`); the name of a seat that
+when a message is sent (:mod:`games.wire.presentation`); the name of a seat that
 left the game comes from the seats.
 
 It uses the rules engine, the events and their codec as they are when it is

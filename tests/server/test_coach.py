@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from games import bots, coach, services
 from games.engine import rules
 from games.engine.replay import replay
+from games.insight import coach
+from games.live import bots, services
 from games.models import Game
 from games.strategy import load, odds
 from tests.server.helpers import fingerprint

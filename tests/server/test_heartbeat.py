@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from django.db import OperationalError
 
-from games import heartbeat, outbox, services, watch
+from games.live import heartbeat, outbox, services, watch
 from games.models import Connection, Game
 from tests.server.helpers import Table
 

@@ -7,7 +7,7 @@ import threading
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from games import bots, outbox
+from games.live import bots, outbox
 from games.models import room_group
 
 

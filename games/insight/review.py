@@ -16,10 +16,10 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from games.engine import events, replay, rules
-from games.presentation import card_json
+from games.wire.presentation import card_json
 
 if TYPE_CHECKING:
-    from games.analysis import Decision
+    from games.insight.analysis import Decision
 
 #: The events that are moments of play, besides the start (once the roll-off is decided).
 MOVES = {"rolled", "held", "scored", "left", "finished"}
@@ -51,7 +51,7 @@ class Moment:
     #: Who made the move for the seat when its player did not (:data:`games.engine.events.BY_CLOCK`,
     #: :data:`~games.engine.events.BY_BOT`, :data:`~games.engine.events.BY_HOST` for a removal).
     by: str | None = None
-    #: The rules engine's game just after the move (:mod:`games.chances` reads it); always
+    #: The rules engine's game just after the move (:mod:`games.insight.chances` reads it); always
     #: set by :func:`build`.
     game: rules.Game | None = field(default=None, repr=False, compare=False)
 
@@ -125,7 +125,7 @@ class Review:
         """Every moment for the page's script; cards travel only with scores (and the start).
 
         ``analysis`` maps event numbers to what the post-game analysis says of the
-        decision each made (:meth:`games.analysis.Analysis.by_seq`); a moment
+        decision each made (:meth:`games.insight.analysis.Analysis.by_seq`); a moment
         that was a decision carries it as ``analysis``.
         """
         judged = analysis or {}
@@ -259,7 +259,7 @@ def _cards(moment: Moment) -> list[dict[str, Any]]:
 
 
 def build(log: Iterable[events.AnyEvent]) -> Review:
-    """The review of the game these events describe, as :func:`games.services.replay_events`
+    """The review of the game these events describe, as :func:`games.live.services.replay_events`
     reads them. Raises :class:`replay.ReplayError` on a broken log or a game that never
     started."""
     names: tuple[str, ...] = ()

@@ -6,13 +6,13 @@ level chooses is :mod:`games.strategy.policies`. When a bot is on turn, a
 time, with a short pause before each so the room can follow: the first roll,
 the dice it keeps (a ``hold``, shown like a person's), the next roll, the box.
 
-A bot also keeps an away player's seat warm (:mod:`games.clock`): it plays that
+A bot also keeps an away player's seat warm (:mod:`games.live.clock`): it plays that
 seat's turns, marked ``by: "bot"``, at the Optimal level, until the player comes back.
 
 Who drives: whichever process handled the command that made a bot's turn come
 (the start, a score, someone leaving), any process where a browser opens
 the room while a bot is on turn, and any process whose clock watch
-(:mod:`games.watch`) finds a bot on turn that has not moved for a while (so a
+(:mod:`games.live.watch`) finds a bot on turn that has not moved for a while (so a
 game picks up again after its process was killed or every process restarted).
 With several processes two drivers may chase one game; each move is
 still made exactly once, because a driver makes a move only if the play is
@@ -34,8 +34,8 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import transaction
 
-from games import clock, outbox, services
 from games.engine import events, rules
+from games.live import clock, outbox, services
 from games.models import Game, Player
 from games.strategy import odds
 from games.strategy.policies import Move, choose, others_of
@@ -274,7 +274,7 @@ def kick(code: str) -> None:
 
 
 #: How long a driver waits out an outage of the database or Redis, in seconds, before it
-#: stops (the clock's watch starts a stalled bot again later, :mod:`games.watch`).
+#: stops (the clock's watch starts a stalled bot again later, :mod:`games.live.watch`).
 OUTAGE_PATIENCE = 60.0
 #: Seconds between its tries meanwhile.
 OUTAGE_RETRY = 0.5

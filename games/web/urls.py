@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games import accounts, api, views
+from games.web import accounts, api, views
 
 urlpatterns = [
     path("", views.home, name="home"),

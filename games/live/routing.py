@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, re_path
 
-from games.consumers import GameConsumer, NoRoomConsumer
+from games.live.consumers import GameConsumer, NoRoomConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
     re_path(r"^ws/games/(?P<code>[^/]{1,64})/$", GameConsumer.as_asgi()),

@@ -1,6 +1,6 @@
 """Telling the room, after the database: broadcasts and bot turns leave from the event loop.
 
-A command (:mod:`games.services`) runs on the database thread and commits. What
+A command (:mod:`games.live.services`) runs on the database thread and commits. What
 it must tell the room, and whether it handed the turn to a bot, goes into an
 :class:`Outbox` once the transaction has committed, so nobody is told of a
 change that was rolled back. :func:`run` is how the websocket consumer and the
@@ -41,7 +41,7 @@ logger = logging.getLogger(__name__)
 
 #: What the database or Redis raise while they are away (a refusal, a timeout, a
 #: connection gone): a moment to wait, not a fault. A socket's command is answered
-#: ``unavailable`` (:mod:`games.consumers`), a bot waits and plays on (:mod:`games.bots`).
+#: ``unavailable`` (:mod:`games.live.consumers`), a bot waits and plays on (:mod:`games.live.bots`).
 UNAVAILABLE = (OperationalError, InterfaceError, RedisError, OSError)
 
 P = ParamSpec("P")
@@ -87,7 +87,7 @@ def _no_bots(code: str) -> None:
 
 #: Starts the driver of the bot on turn in a room. The bots call the services, which post
 #: here, so this module cannot import them: :mod:`games.apps` registers
-#: :func:`games.bots.kick` at start-up (:func:`drive_bots_with`).
+#: :func:`games.live.bots.kick` at start-up (:func:`drive_bots_with`).
 _start_bot: Callable[[str], None] = _no_bots
 
 
@@ -237,7 +237,7 @@ async def send(code: str, handler: str, messages: list[dict[str, Any]]) -> None:
     again for :data:`SEND_PATIENCE` seconds. Past that the error goes to the caller
     (:meth:`Outbox.deliver` logs it: the command was applied all the same); the
     sockets catch up from the snapshot each is sent when Redis is back
-    (:mod:`games.layers`).
+    (:mod:`games.live.layers`).
     """
     lock = _room_locks.get(code)
     if lock is None:

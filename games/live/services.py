@@ -6,7 +6,7 @@ SQLite every write transaction takes the database's write lock when it
 begins), loads the saved game, lets the command apply the rules engine, and
 :func:`_save` appends the events to the log with the next sequence numbers,
 saves the new record, and, once the transaction has committed, hands the
-messages for the room and any bot now on turn to :mod:`games.outbox`. So
+messages for the room and any bot now on turn to :mod:`games.live.outbox`. So
 nobody is told of a change that was rolled back, and a command is a few lines
 on top of the pipeline.
 
@@ -26,12 +26,13 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import transaction
 
-from games import clock, dice, heartbeat, limits, names, outbox, presentation, store
-from games.engine import codec, events, rules
+from games.engine import codec, events, names, rules
 from games.engine.room import Options, Room, RoomError, RoomProgress, Seat, Status, check_bot_pace
+from games.live import clock, dice, heartbeat, limits, outbox, store
 from games.models import NAME_MAX_LENGTH, Connection, Game, GameEvent, Player, new_invite_code
 from games.strategy import policies
 from games.strategy.policies import Move
+from games.wire import presentation
 
 CHAT_MAX_LENGTH = 500
 #: Events a snapshot carries, so a page can show what just happened.
@@ -238,7 +239,7 @@ class Table:
         return Table(copy.copy(self.game), list(self.players), self.state)
 
 
-#: This process's copies of the games it moved last (:class:`games.store.Copies`).
+#: This process's copies of the games it moved last (:class:`games.live.store.Copies`).
 copies = store.Copies()
 #: How often a move is tried again when another process moved the game first.
 MOVE_TRIES = 5
@@ -251,7 +252,7 @@ def _move(code: str, act: Callable[[Table], R], *, version: object = UNVERSIONED
 
     A move changes no seat, only the game's record and its log, so it is saved in one
     statement that succeeds only if nobody moved the game since it was read
-    (:func:`games.store.save_move`): no transaction and no row lock. It is applied to
+    (:func:`games.live.store.save_move`): no transaction and no row lock. It is applied to
     this process's copy of the game when there is one (no read at all), else to the
     game read afresh in one query. When the save finds the game moved on, or the copy
     refuses the move (it may be out of date), the game is read again and the move
@@ -315,7 +316,7 @@ def _load(code: str, *, lock: bool = False) -> Table:
 def _save(table: Table, *, in_one_statement: bool = False) -> bool:
     """Append what happened to the log, save the record, and tell the room once committed.
 
-    ``in_one_statement``: save with :func:`games.store.save_move`, only if the game has
+    ``in_one_statement``: save with :func:`games.live.store.save_move`, only if the game has
     not moved since the table was read; whether it was saved. Otherwise with the ORM,
     in the caller's transaction (which holds the row lock).
     """
@@ -403,10 +404,10 @@ def create_game(
     The seat belongs to the browser's ``session_key``, and to the account ``user_id``
     when its creator is logged in. The coach is on by default in a solo room and
     off otherwise (the host can change it in the lobby: :func:`set_coach`). The turn
-    clock is ``turn_seconds`` a turn (``None``: no clock; :mod:`games.clock`); a solo
+    clock is ``turn_seconds`` a turn (``None``: no clock; :mod:`games.live.clock`); a solo
     room has none, as nobody waits for its player. The bots take their time as
     ``bot_pace`` says (:func:`set_bot_pace`). With ``show_odds`` the players see each
-    seat's chance to win as the game goes (watchers always do; :mod:`games.chances`);
+    seat's chance to win as the game goes (watchers always do; :mod:`games.insight.chances`);
     it is chosen here, once.
     """
     with _room_refusals():  # Raises unknown_rules, invalid_bot_pace, invalid_seats...
@@ -698,7 +699,7 @@ def set_bot_pace(
     code: str, player_id: int | None, pace: object, *, as_seat: int | None = None
 ) -> None:
     """The host sets how long the bots take over their moves (in the lobby, or during the
-    game): ``instant``, ``quick`` or ``natural`` (:func:`games.bots.pause`).
+    game): ``instant``, ``quick`` or ``natural`` (:func:`games.live.bots.pause`).
 
     Saved with the row lock and the ORM (a move's one statement does not write the
     pace): the event it appends moves the version on, so any process's copy of the
@@ -732,7 +733,7 @@ def remove_bot(
 
 
 # --------------------------------------------------------------------------
-# The turn clock, and players who are away (games/clock.py)
+# The turn clock, and players who are away (games/live/clock.py)
 # --------------------------------------------------------------------------
 
 
@@ -780,7 +781,7 @@ def wake(code: str) -> None:
     What is due: the game is abandoned (nobody has played for too long); or the turn's
     deadline has passed, and the clock plays the rest of the turn for its player (the
     optimal strategy's rolls, then its box, each marked ``by: "clock"``), after which
-    a seat the clock played :data:`~games.clock.AWAY_AFTER` turns in a row for is away;
+    a seat the clock played :data:`~games.live.clock.AWAY_AFTER` turns in a row for is away;
     or a bot on turn has not moved (its server process stopped), and its driver is
     started again here.
 
@@ -791,7 +792,7 @@ def wake(code: str) -> None:
     then finds nothing due. A player's own move races it through the version: a move
     saved first gave the game a new deadline (nothing is due any more); a move made on
     the version before the wake-up is refused when it is saved
-    (:func:`games.store.save_move`), and tried again on the game as the clock left it.
+    (:func:`games.live.store.save_move`), and tried again on the game as the clock left it.
     """
     with _command(code) as table:
         game, state, at = table.game, table.state, clock.now()
@@ -853,7 +854,7 @@ def coach_position(
 
     Refused when the coach is off (``coach_off``), to anyone but the player on turn
     (``not_your_turn``; watchers ``not_a_player``) and before the turn's first roll
-    (``not_rolled``). The advice itself is :func:`games.coach.advice`.
+    (``not_rolled``). The advice itself is :func:`games.insight.coach.advice`.
     """
     table = _load(code)  # One row: its record and its versions belong to one moment.
     player = table.player(player_id, as_seat)
@@ -880,7 +881,7 @@ def odds_game(
     Refused in the lobby (``not_started``), and when ``version`` is not one at which the
     play stood as it does now (``stale``: the asker has not seen the last move yet, and
     will ask again when it has). The chances themselves are
-    :func:`games.chances.odds_message`, the same for everyone at one version.
+    :func:`games.insight.chances.odds_message`, the same for everyone at one version.
     """
     table = _load(code)  # One row: its record and its versions belong to one moment.
     seated = next((p for p in table.players if p.pk == player_id), None)
@@ -925,7 +926,7 @@ def arrive(
 
     The seat is the one this browser session took, or the one its logged-in
     account holds (taken in another browser). The connection's row makes it count
-    for presence (:mod:`games.heartbeat`) and the room is told; a bot on turn with
+    for presence (:mod:`games.live.heartbeat`) and the room is told; a bot on turn with
     no driver (after a restart) is started again. One transaction, one trip to the
     database thread: in a burst of reconnections every socket makes one.
     """
@@ -1049,7 +1050,7 @@ def watcher_name(code: str, connection_id: int, name: object = None) -> str:
 
     With ``name``, it takes that name (:func:`clean_name`), refused as ``name_taken``
     when a player of the game or another watcher here has it, or one that looks the
-    same (:func:`games.names.clash`). Without it, it keeps the name it has, unless a
+    same (:func:`games.engine.names.clash`). Without it, it keeps the name it has, unless a
     player now has one that looks the same (someone sat down under it): then, as when
     it has none yet, it gets the first free ``Watcher N``. So no watcher ever speaks
     under a player's name. Refused as ``not_a_watcher`` for a connection with a seat.
@@ -1256,7 +1257,7 @@ def table(code: str) -> Table:
 
 
 def clean_name(name: object) -> str:
-    """A display name normalised (:func:`games.names.check`), or ``invalid_name``.
+    """A display name normalised (:func:`games.engine.names.check`), or ``invalid_name``.
 
     Refused: what is not text, empty, longer than ``NAME_MAX_LENGTH`` once
     normalised, or not all visible (control or invisible characters, marks only).

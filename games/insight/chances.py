@@ -11,8 +11,8 @@ room and the review show:
   game stands, sent to watchers, and to players when the host allowed it
   (``Game.show_odds``; ``docs/protocol.md``, the ``odds`` request);
 * **over the game** (:func:`over_the_game`): the chances at every moment of the
-  review (:mod:`games.review`), and the *turning points*, the decisions and the
-  rolls that moved them most, as the review draws them (:func:`games.charts.
+  review (:mod:`games.insight.review`), and the *turning points*, the decisions and the
+  rolls that moved them most, as the review draws them (:func:`games.web.charts.
   win_chances_chart`) and the JSON export carries them (``win_chances``,
   ``docs/export.md``).
 
@@ -31,7 +31,7 @@ from the chances of each roll instead of one); the decision moved the chances
 from before it to that, the roll from that to after. A score is a decision
 alone; the first roll of a turn, luck alone.
 
-Like :mod:`games.analysis`, this module imports no Django.
+Like :mod:`games.insight.analysis`, this module imports no Django.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 from games.engine import rules
 
 if TYPE_CHECKING:
-    from games.review import Moment, Review
+    from games.insight.review import Moment, Review
     from games.strategy.odds import Odds, Seat
 
 #: Changes when what :func:`over_the_game` returns changes shape, so no cache serves an old one.
@@ -159,7 +159,7 @@ class Swing:
 
     #: The event it happened in (a roll or a score): the review links to ``?at=<seq>``.
     seq: int
-    #: The index of that moment in :attr:`games.review.Review.moments`.
+    #: The index of that moment in :attr:`games.insight.review.Review.moments`.
     index: int
     #: The round it was played in, 1 to 13.
     round: int
@@ -281,7 +281,7 @@ def over_the_game(review: Review, odds: Odds | None = None) -> WinChances:
 
 
 def _game(moment: Moment) -> rules.Game:
-    assert moment.game is not None  # games.review.build gives every moment its game.
+    assert moment.game is not None  # games.insight.review.build gives every moment its game.
     return moment.game
 
 

@@ -12,7 +12,7 @@ What counts:
   best score and the score distribution), not its Yahtzees, not its upper bonus.
   Every figure but games and wins comes from the cards played to the end.
 - **Yahtzees** are the Yahtzees scored as such: 50 in the Yahtzee box, plus each
-  Yahtzee bonus (see :attr:`games.history.Seat.yahtzees`). A Yahtzee written
+  Yahtzee bonus (see :attr:`games.web.history.Seat.yahtzees`). A Yahtzee written
   elsewhere as a Joker, without a bonus, is not counted.
 - The **upper bonus rate** is the share of completed cards whose upper section
   earned the bonus.
@@ -21,15 +21,15 @@ An account seated twice in one game (two browsers' guest seats claimed into it)
 counts each seat.
 
 The numbers come from the rules engine: each game's saved record gives its cards
-and its outcome (:mod:`games.history`), in two queries whatever the number of games.
+and its outcome (:mod:`games.web.history`), in two queries whatever the number of games.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games import history
 from games.models import Game
+from games.web import history
 
 
 @dataclass(frozen=True)

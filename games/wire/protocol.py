@@ -2,7 +2,7 @@
 
 ``docs/protocol.md`` describes the messages for people; this module declares
 them for the program, and ``docs/schema/client.json`` and ``server.json`` are
-generated from it for outside clients (``python -m games.protocol`` writes them,
+generated from it for outside clients (``python -m games.wire.protocol`` writes them,
 ``--check`` says whether the committed ones are current).
 
 **From the client.** :func:`decode` is the one door: it takes a websocket frame
@@ -21,7 +21,7 @@ ignored, so that older servers accept newer clients.
 server sends, exactly as it is sent (a test checks the services' output against
 them). :data:`Event` is not written here: each kind's message is generated from
 its class in :mod:`games.engine.events` and its presentation part
-(:data:`games.presentation.SHOWN`), so the schema cannot drift from what is
+(:data:`games.wire.presentation.SHOWN`), so the schema cannot drift from what is
 stored and sent. Events are tagged by ``kind``, so msgspec writes ``kind`` first
 when it encodes one; JSON gives the order of an object's members no meaning. Box
 names are :class:`games.engine.rules.Category`'s, bot levels, pace and ``by`` the enums
@@ -69,9 +69,9 @@ from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias, Union, get_arg
 
 import msgspec
 
-from games import presentation
 from games.engine import events, rules
-from games.presentation import Card, SomeBoxes
+from games.wire import presentation
+from games.wire.presentation import Card, SomeBoxes
 
 #: The largest message a client may send (a websocket frame, or an API request body), in bytes.
 MAX_MESSAGE_BYTES: Final = 16 * 1024
@@ -489,7 +489,7 @@ class GameInfo(msgspec.Struct, frozen=True, kw_only=True):
     preset_label: str
     seats: int
     coach: bool
-    #: How long the bots take over their moves (``games/bots.py``).
+    #: How long the bots take over their moves (``games/live/bots.py``).
     bot_pace: events.BotPace
     #: Whether the players see each seat's chance to win (watchers always do).
     show_odds: bool
@@ -557,7 +557,7 @@ class RollOffInfo(msgspec.Struct, frozen=True, kw_only=True):
     winner: int | None
 
 
-# -- events: generated from games.engine.events and games.presentation ----------------------
+# -- events: generated from games.engine.events and games.wire.presentation ----------------------
 
 
 class EventMessage(msgspec.Struct, tag_field="kind", frozen=True, kw_only=True):
@@ -579,7 +579,7 @@ def _camel(kind: str) -> str:
 def _event_message(cls: type[events.AnyEvent]) -> type[EventMessage]:
     """The message of one kind of event: its ``data`` holds the event's fields (those left
     at their default left out, as in the log) and then its presentation part's
-    (:data:`games.presentation.SHOWN`), which only a live event carries in full."""
+    (:data:`games.wire.presentation.SHOWN`), which only a live event carries in full."""
     facts = [
         (f.name, f.type) if f.required else (f.name, f.type, f.default)
         for f in msgspec.structs.fields(cls)
@@ -797,7 +797,7 @@ SERVER_TYPES: Final[dict[str, type[msgspec.Struct]]] = {
 # JSON Schema
 # --------------------------------------------------------------------------
 
-SCHEMA_DIR: Final = Path(__file__).resolve().parent.parent / "docs" / "schema"
+SCHEMA_DIR: Final = Path(__file__).resolve().parents[2] / "docs" / "schema"
 _DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 
 

@@ -3,8 +3,8 @@
 It creates rooms and shows them; everything that happens in a room happens on
 its websocket. It does not use the browser's session, so it needs no CSRF
 token: a seat created here is held by the token it returns. A request body is
-read and checked by :func:`games.protocol.decode_create_game`, as the websocket's
-messages are by :func:`games.protocol.decode`.
+read and checked by :func:`games.wire.protocol.decode_create_game`, as the websocket's
+messages are by :func:`games.wire.protocol.decode`.
 
 Other web sites must not make their visitors' browsers create rooms. A browser
 sends a cross-site ``POST`` without asking first only when its body is form data
@@ -21,9 +21,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-from games import clock, limits, protocol, services
 from games.engine import rules
-from games.services import CommandError
+from games.live import clock, limits, services
+from games.live.services import CommandError
+from games.wire import protocol
 from yahtzee_site import origins
 
 MAX_BODY_BYTES = protocol.MAX_MESSAGE_BYTES

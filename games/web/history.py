@@ -63,7 +63,7 @@ class GameSummary:
 
     @property
     def is_abandoned(self) -> bool:
-        """Ended unfinished: nobody played for a long while (:mod:`games.clock`)."""
+        """Ended unfinished: nobody played for a long while (:mod:`games.live.clock`)."""
         return self.game.status == Game.Status.ABANDONED
 
     @property

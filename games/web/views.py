@@ -19,13 +19,16 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games import analysis, chances, charts, history, limits, presentation, services
 from games.engine import rules
-from games.forms import NewGameForm
+from games.insight import analysis, chances
+from games.insight.review import Review, card_rows, move_list
+from games.insight.review import build as review_of
+from games.live import limits, services
 from games.models import NAME_MAX_LENGTH, Game, Player
-from games.qr import qr_svg
-from games.review import Review, card_rows, move_list
-from games.review import build as review_of
+from games.web import charts, history
+from games.web.forms import NewGameForm
+from games.web.qr import qr_svg
+from games.wire import presentation
 from yahtzee_site import lan
 
 HEALTH_TIMEOUT_SECONDS = 2.0
@@ -178,7 +181,7 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("room", code=game.code)
     events = services.replay_events(game.code)  # Read once, for the review and the analysis.
     told = review_of(events)
-    analysis_key = f"games.analysis:{analysis.FORMAT}:{game.code}:{game.state_version}"
+    analysis_key = f"games.insight.analysis:{analysis.FORMAT}:{game.code}:{game.state_version}"
     judged = cache.get(analysis_key)
     if judged is None:
         judged = analysis.analyse(events)
@@ -243,7 +246,7 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
 def win_chances(game: Game, told: Review) -> chances.WinChances:
     """Each seat's chance to win at every moment of a game that is over, worked out on the
     first view (or export) and cached, as the analysis is, by code and ``state_version``."""
-    key = f"games.chances:{chances.FORMAT}:{game.code}:{game.state_version}"
+    key = f"games.insight.chances:{chances.FORMAT}:{game.code}:{game.state_version}"
     found = cache.get(key)
     if found is None:
         found = chances.over_the_game(told)

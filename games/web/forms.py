@@ -2,8 +2,8 @@
 
 from django import forms
 
-from games import clock
 from games.engine import rules
+from games.live import clock
 from games.models import NAME_MAX_LENGTH, Game
 
 

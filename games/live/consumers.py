@@ -1,12 +1,12 @@
 """The live room: one websocket per browser tab (or outside client) at ``/ws/games/<code>/``.
 
 The consumer is thin. It finds the connection's seat, joins the room's group,
-sends a snapshot, turns each message into a call to :mod:`games.services`,
+sends a snapshot, turns each message into a call to :mod:`games.live.services`,
 and relays the events the services broadcast. Every message is read and checked
-by :func:`games.protocol.decode`, and every refusal, from the protocol, the
+by :func:`games.wire.protocol.decode`, and every refusal, from the protocol, the
 rules or the services, becomes an error for the sender alone in one place,
 :meth:`GameConsumer.receive`. The messages are documented in
-``docs/protocol.md`` and declared in :mod:`games.protocol`.
+``docs/protocol.md`` and declared in :mod:`games.wire.protocol`.
 """
 
 from __future__ import annotations
@@ -28,10 +28,12 @@ from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
 from redis.exceptions import RedisError
 
-from games import chances, coach, heartbeat, outbox, protocol, services, shutdown
 from games.engine import rules
+from games.insight import chances, coach
+from games.live import heartbeat, outbox, services, shutdown
+from games.live.services import CommandError
 from games.models import room_group
-from games.services import CommandError
+from games.wire import protocol
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -137,7 +139,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     code: str
     rate_limit: RateLimit
     player_id: int | None = None
-    #: The id of this connection's row (:mod:`games.heartbeat`), once it has arrived.
+    #: The id of this connection's row (:mod:`games.live.heartbeat`), once it has arrived.
     connection_id: int | None = None
     #: The version of the last event this connection was sent; older ones are not sent again.
     version = 0
@@ -156,7 +158,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         thread that runs database work: a thread hop for every frame and every event
         relayed, queued behind the commands. Here the database is only reached through
         the services, wrapped in ``database_sync_to_async`` (through
-        :func:`games.outbox.on_database_thread`), which cleans up itself.
+        :func:`games.live.outbox.on_database_thread`), which cleans up itself.
         """
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
@@ -278,7 +280,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.channel_layer.group_discard(room_group(self.code), self.channel_name)
             if self.connection_id is not None:
                 await outbox.run(services.disconnect, self.code, self.connection_id)
-        except UNAVAILABLE as error:  # Its row expires by itself (games/heartbeat.py).
+        except UNAVAILABLE as error:  # Its row expires by itself (games/live/heartbeat.py).
             logger.warning("a closed socket to %s was not counted out: %s", self.code, error)
 
     # -- from the client ----------------------------------------------------
@@ -535,7 +537,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await self.send(text_data=json.dumps(content))
 
     async def game_event(self, message: dict[str, Any]) -> None:
-        """Events from the room's group (:func:`games.outbox.send`): each sent on unless this
+        """Events from the room's group (:func:`games.live.outbox.send`): each sent on unless this
         connection has it already."""
         for version, text in zip(message["versions"], message["texts"], strict=True):
             if version > self.version:
@@ -543,14 +545,14 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 await self.send(text_data=text)
 
     async def layer_reconnected(self, message: dict[str, Any]) -> None:
-        """Redis is back after an outage (:mod:`games.layers`): what this socket missed
+        """Redis is back after an outage (:mod:`games.live.layers`): what this socket missed
         meanwhile is in a fresh snapshot."""
         if self.connection_id is not None:  # It had arrived: it has a room to catch up on.
             with contextlib.suppress(*UNAVAILABLE):  # The client asks again if need be.
                 await self.send_snapshot()
 
     async def game_watcher_chat(self, message: dict[str, Any]) -> None:
-        """A line of the watchers' chat (:func:`games.services.watcher_chat`): to watchers,
+        """A line of the watchers' chat (:func:`games.live.services.watcher_chat`): to watchers,
         and to players who chose to read it."""
         if self.player_id is None or self.reads_watchers:
             for text in message["texts"]:

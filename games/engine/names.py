@@ -30,7 +30,8 @@ import functools
 import unicodedata
 from pathlib import Path
 
-CONFUSABLES_FILE = Path(__file__).with_name("data") / "confusables.txt"
+# The data stays at the top of the app (games/data/, pyproject.toml ships it).
+CONFUSABLES_FILE = Path(__file__).resolve().parent.parent / "data" / "confusables.txt"
 
 #: Account names nobody may take, compared by :func:`clash` with separators
 #: (``._-+@`` and spaces) removed: "Admin", "ADMIN", "admin" with a Cyrillic a
@@ -111,7 +112,7 @@ def check(name: str) -> str:
     >>> check("\u3164")  # HANGUL FILLER, a letter that draws nothing
     Traceback (most recent call last):
     ...
-    games.names.InvalidName: a name cannot hold invisible characters
+    games.engine.names.InvalidName: a name cannot hold invisible characters
     """
     name = normalise(name)
     if not name:

@@ -1,7 +1,7 @@
 """Checking the record: does every game's log replay, with the rules alone, to what is saved?
 
 The log is the record of a game and the tables are kept from it in the same
-transaction (:mod:`games.store`), so the two can never disagree unless something
+transaction (:mod:`games.live.store`), so the two can never disagree unless something
 is badly wrong: a move lost or applied twice, a row edited by hand, a bug. An
 operator runs this after an incident (``python manage.py audit_games``); the fault
 tests run it after killing processes and restarting PostgreSQL and Redis.
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from games import services
 from games.engine import replay
+from games.live import services
 from games.models import Game
 
 
@@ -31,7 +31,7 @@ class Audit:
 
 def audit(code: str) -> Audit:
     """Replay ``code``'s log and compare the room it ends with to the saved one
-    (:meth:`games.services.Table.room`)."""
+    (:meth:`games.live.services.Table.room`)."""
     table = services.table(code)
     game = table.game
     here = services.presence(game, table.players)

@@ -9,7 +9,8 @@ player on turn was never told it is their turn).
 
 This layer notices the outage in its reading task and, once a read succeeds
 again, puts a :data:`RECONNECTED` message on every channel of this process: each
-consumer sends its socket a fresh snapshot (:meth:`games.consumers.GameConsumer.layer_reconnected`).
+consumer sends its socket a fresh snapshot
+(:meth:`games.live.consumers.GameConsumer.layer_reconnected`).
 Everything committed meanwhile is in the database, so the snapshot has it.
 """
 

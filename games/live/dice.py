@@ -24,7 +24,9 @@ def secure_roll(count: int) -> list[int]:
 
 def roll(count: int) -> list[int]:
     """``count`` fresh dice from the configured source (:func:`secure_roll` unless a test says)."""
-    source: DiceSource = import_string(getattr(settings, "YAHTZEE_DICE", "games.dice.secure_roll"))
+    source: DiceSource = import_string(
+        getattr(settings, "YAHTZEE_DICE", "games.live.dice.secure_roll")
+    )
     faces = source(count)
     if len(faces) != count or not all(type(f) is int and 1 <= f <= 6 for f in faces):
         raise RuntimeError(f"the dice source gave {faces!r} for {count} dice")

@@ -4,7 +4,7 @@ Guests play without an account; their seats belong to their browser's session.
 Signing up or logging in keeps those seats: Django gives the browser a new
 session key when it logs in (against session fixation), so both views note the
 old key first and then hand the seats over with
-:func:`games.services.claim_guest_seats`, which also makes the guest's games the
+:func:`games.live.services.claim_guest_seats`, which also makes the guest's games the
 account's.
 """
 
@@ -31,10 +31,12 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
-from games import charts, history, limits, names, services
-from games.history import GameSummary, Seat
+from games.engine import names
+from games.live import limits, services
 from games.models import UsernameKey
-from games.stats import PlayerStats, player_stats
+from games.web import charts, history
+from games.web.history import GameSummary, Seat
+from games.web.stats import PlayerStats, player_stats
 
 GAMES_PER_PAGE = 20
 #: What a figure shows before there is anything to count.
@@ -54,8 +56,8 @@ class SignupForm(_UserCreationForm):
     The username arrives in NFKC (Django's ``UsernameField``), so logging in with
     another form of the same letters (fullwidth, say) finds the account. Refused:
     a username with invisible characters, one of the site's own names
-    (:data:`games.names.RESERVED_USERNAMES`), and one that looks like an existing
-    account's (:func:`games.names.clash`), which could pass for that player.
+    (:data:`games.engine.names.RESERVED_USERNAMES`), and one that looks like an existing
+    account's (:func:`games.engine.names.clash`), which could pass for that player.
     """
 
     class Meta:
