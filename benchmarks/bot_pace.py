@@ -9,11 +9,11 @@ It prints:
 
 1. **Modelled.** ``--games`` solitaire games of each bot (Optimal, Casual) played
    with the rules engine and seeded dice; each move is planned as the server plans
-   it (:func:`games.bots._plan`) and its wait is :func:`games.bots.pause` with a
+   it (:func:`games.live.bots._plan`) and its wait is :func:`games.live.bots.pause` with a
    seeded variation: the seconds of waiting per turn at each pace, and at the old
    fixed 0.9 s before every move. Nothing is slept.
 2. **Live.** A room of Ana and an Optimal bot on a fresh SQLite file; the real driver
-   (:func:`games.bots.kick`, real ``asyncio.sleep``) plays ``--live-turns`` of the
+   (:func:`games.live.bots.kick`, real ``asyncio.sleep``) plays ``--live-turns`` of the
    bot's turns at each pace, Ana's turns played at once between them: the wall-clock
    seconds from the driver's start to its return (the bot's whole turn, its waits,
    choices and database work included).
@@ -75,7 +75,8 @@ def summary(values: list[float]) -> str:
 
 
 def modelled(games: int, seed: int) -> None:
-    from games import bots, rules
+    from games.engine import rules
+    from games.live import bots
     from games.models import Player
 
     print(f"== Modelled: {games} solitaire games of each bot, seed {seed} (waits only)")
@@ -122,7 +123,7 @@ def modelled(games: int, seed: int) -> None:
 def live(turns: int, paces: list[str]) -> None:
     from asgiref.sync import sync_to_async
 
-    from games import bots, services
+    from games.live import bots, services
     from games.models import Game
 
     print(f"== Live: {turns} turns of an Optimal bot at each pace (SQLite, real sleeps)")

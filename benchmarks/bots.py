@@ -14,8 +14,8 @@ It prints:
    ranked) on random mid-game positions, and its size as JSON.
 3. **Bots at a table.** Whole games of an Optimal and a Casual bot beside a
    person, played through the services on a fresh SQLite file exactly as the
-   server plays them (each bot move is :func:`games.bots.next_plan` then
-   :func:`games.bots.make`, with no pause): the time of one bot move, database
+   server plays them (each bot move is :func:`games.live.bots.next_plan` then
+   :func:`games.live.bots.make`, with no pause): the time of one bot move, database
    included.
 
 The strategy tables load from the usual cache (``var/strategy/`` or
@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks import quick  # noqa: E402
 from benchmarks.solver import mid_game_positions  # noqa: E402
-from games.rules import OFFICIAL, Category, Game, Position  # noqa: E402
+from games.engine.rules import OFFICIAL, Category, Game, Position  # noqa: E402
 from games.strategy import load  # noqa: E402
 from games.strategy.policies import casual, optimal  # noqa: E402
 
@@ -83,7 +83,7 @@ def strength(games: int, seed: int) -> None:
 
 
 def coach_speed(calls: int, seed: int) -> None:
-    from games.coach import advice
+    from games.insight.coach import advice
 
     positions = mid_game_positions(OFFICIAL, calls, random.Random(seed))
     timings, sizes = [], []
@@ -118,7 +118,7 @@ def at_a_table(games: int, directory: Path) -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    from games import bots, services
+    from games.live import bots, services
     from games.models import Game as Room
 
     timings: list[float] = []

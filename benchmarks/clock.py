@@ -6,7 +6,7 @@ Run it from the project's root with the project's virtualenv::
     .venv/bin/python benchmarks/clock.py --database-url postgres://postgres@127.0.0.1:5432/bench_clock
 
 Every server process looks for due games every 2 seconds at most
-(:func:`games.watch.due_games`: two queries on the ``wake_at`` index). This
+(:func:`games.live.watch.due_games`: two queries on the ``wake_at`` index). This
 script fills a database in steps (by default 0, 1,000, 10,000 and 100,000
 games: nine finished for each one in play with a clock whose deadline is
 minutes away, as a busy site's table looks) and at each step times one look
@@ -113,7 +113,7 @@ def look_at_steps(steps: list[int], repeat: int) -> None:
     """Fill the database step by step, and time a look of the watch at each step."""
     from django.db import connection
 
-    from games import watch
+    from games.live import watch
     from games.models import Game
 
     def floor() -> None:

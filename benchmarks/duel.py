@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import quick  # noqa: E402
-from games.rules import OFFICIAL, get_rules  # noqa: E402
+from games.engine.rules import OFFICIAL, get_rules  # noqa: E402
 from games.strategy import odds  # noqa: E402
 from games.strategy.dice import ROLL_PROBABILITY  # noqa: E402
 from games.strategy.outcomes import TRANSITIONS  # noqa: E402

@@ -15,7 +15,7 @@ the time to answer (p50, p95), the number of SQL queries and the size of the
 response. It prints figures and asserts nothing.
 
 The review of the six-player game is measured twice: on a first view, when its
-post-game analysis (:mod:`games.analysis`) is computed (the cache is cleared and
+post-game analysis (:mod:`games.insight.analysis`) is computed (the cache is cleared and
 the strategy reloaded with no turn worked out before each request), and cached,
 as every later view is. The analysis alone, and loading the strategy from disk,
 are timed too.
@@ -66,7 +66,7 @@ def configure(directory: Path) -> None:
 
 def play(names: list[str], rng: random.Random, user_id: int | None = None) -> str:
     """One whole game through the services, with the server's real dice."""
-    from games import services
+    from games.live import services
     from games.models import Game
     from tests.server.helpers import play_out
 
@@ -124,7 +124,8 @@ def first_view(preset: str) -> Callable[[], object]:
 
 def time_analysis(code: str, repeat: int) -> None:
     """The analysis of one game alone, and the strategy's load from disk, in milliseconds."""
-    from games import analysis, services
+    from games.insight import analysis
+    from games.live import services
     from games.models import Game
     from games.strategy import forget_loaded, load
 

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import quick  # noqa: E402
-from games.rules import PRESETS, Category, Rules, Scorecard, get_rules  # noqa: E402
+from games.engine.rules import PRESETS, Category, Rules, Scorecard, get_rules  # noqa: E402
 from games.strategy import (  # noqa: E402
     cache,
     forget_loaded,

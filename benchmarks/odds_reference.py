@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import quick  # noqa: E402
-from games.rules import PRESETS, Category, Rules, Scorecard  # noqa: E402
+from games.engine.rules import PRESETS, Category, Rules, Scorecard  # noqa: E402
 from games.strategy import Strategy, load  # noqa: E402
 from games.strategy.dice import ROLL_INDEX  # noqa: E402
 from games.strategy.simulate import play_out  # noqa: E402

@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import quick
-from games.rules import PRESETS, Rules, Scorecard
+from games.engine.rules import PRESETS, Rules, Scorecard
 from games.strategy import Strategy, forget_loaded, load
 from games.strategy import cache as strategy_cache
 from games.strategy.solver import Model, solve

@@ -9,13 +9,13 @@ Each game is played by bots with the rules engine on seeded dice (Optimal and Ca
 seats in turn, so the chances move as a real table's do), written as the event log
 the server would keep, then:
 
-1. **Over the game.** The review is built from the log (:func:`games.review.build`)
+1. **Over the game.** The review is built from the log (:func:`games.insight.review.build`)
    and every moment's chances and every swing are worked out
-   (:func:`games.chances.over_the_game`), with the odds table already loaded and
+   (:func:`games.insight.chances.over_the_game`), with the odds table already loaded and
    its memory of turn-start states emptied first, as in a fresh server process that
    has answered nothing yet: the seconds it takes, the moments and the distinct
    positions.
-2. **Live.** :func:`games.chances.odds_message` for each moment of the game in
+2. **Live.** :func:`games.insight.chances.odds_message` for each moment of the game in
    turn, from the same fresh start: the median and the slowest, in milliseconds.
    What one ``odds`` request costs the first socket that asks (the others are
    answered from memory).
@@ -37,7 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import quick  # noqa: E402
-from games import chances, events, review, rules  # noqa: E402
+from games.engine import events, rules  # noqa: E402
+from games.insight import chances, review  # noqa: E402
 from games.strategy import load, odds, policies  # noqa: E402
 
 

@@ -33,7 +33,7 @@ with ``POST /api/games/`` and the host takes the seat with its token), a second
 player who sits down with ``join``, and a watcher. When every room is ready,
 the games play at once: scripted players roll, roll again holding the most
 common face, and score the box worth the most among those the rules allow
-(the client keeps each card with :class:`games.rules.Scorecard`, so the forced
+(the client keeps each card with :class:`games.engine.rules.Scorecard`, so the forced
 Joker is obeyed, and checks its totals against the server's). Between actions
 a player "thinks" for a random 0.3 to 1.0 s (``--think``), as a person would,
 so that many games make a realistic load; ``--think 0`` plays as fast as the
@@ -117,8 +117,8 @@ from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 from websockets.typing import Origin  # noqa: E402
 
 from benchmarks import quick  # noqa: E402
-from games import rules  # noqa: E402  (pure Python: imports nothing from Django)
-from games.presentation import card_json  # noqa: E402  (pure too)
+from games.engine import rules  # noqa: E402  (pure Python: imports nothing from Django)
+from games.wire.presentation import card_json  # noqa: E402  (pure too)
 
 SOCKETS_PER_ROOM = 3
 #: The sockets of a room by role, seats first: two players and a watcher, or (whole
@@ -126,7 +126,7 @@ SOCKETS_PER_ROOM = 3
 SHAPES = {False: ("host", "guest", "watcher"), True: ("host", "watcher", "watcher 2")}
 #: Events each socket keeps by version, for a driver that looks for one after more came.
 KEEP_EVENTS = 64
-#: The server's per-connection rate limit (games/consumers.py RateLimit) is 30 at once,
+#: The server's per-connection rate limit (games/live/consumers.py RateLimit) is 30 at once,
 #: then 10 a second; the players stay a little under it.
 RATE_BURST = 20
 RATE_PER_SECOND = 9.0

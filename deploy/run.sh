@@ -77,7 +77,7 @@ stop() {
   trap - INT TERM EXIT
   touch "$run/stopping"  # The keepers below start nothing more.
   [ -f "$run/nginx.pid" ] && kill -QUIT "$(cat "$run/nginx.pid")" 2>/dev/null || true
-  # Each Daphne closes its sockets with 1012 and leaves within 5 s (games/shutdown.py).
+  # Each Daphne closes its sockets with 1012 and leaves within 5 s (games/live/shutdown.py).
   for pidfile in "$run"/daphne-*.pid; do
     [ -f "$pidfile" ] && kill -TERM "$(cat "$pidfile")" 2>/dev/null || true
   done

@@ -1,15 +1,15 @@
 """What a game saves: the room, its seats, the game itself and the log of what happened.
 
 A game is saved as one record on its row (:attr:`Game.record`, the rules
-engine's game as a JSON document, :mod:`games.codec`) and an append-only log
+engine's game as a JSON document, :mod:`games.engine.codec`) and an append-only log
 (:class:`GameEvent`) of everything that happened, from which
-:mod:`games.replay` rebuilds the same record with the rules engine alone. A
+:mod:`games.engine.replay` rebuilds the same record with the rules engine alone. A
 command locks the row, reads the record, applies the rules, and saves the new
-record with the new events in one transaction (:mod:`games.services`).
+record with the new events in one transaction (:mod:`games.live.services`).
 
 :class:`Player` rows are kept beside the record because queries need them: the
 history and the profile find the games of an account or a browser session by
-their seats (:func:`games.history.games_of`), and a connection finds its seat by
+their seats (:func:`games.web.history.games_of`), and a connection finds its seat by
 session, account or token. What happens in play (cards, turns, who left) is in
 the record only.
 """
@@ -24,8 +24,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from games import codec, events, rules
-from games.rules import Game as RulesGame  # In Game's body, "rules" is its property.
+from games.engine import codec, events, rules
+from games.engine.rules import Game as RulesGame  # In Game's body, "rules" is its property.
 
 #: 12 random bytes: 96 bits, written as 16 URL-safe characters.
 INVITE_CODE_BYTES = 12
@@ -62,14 +62,14 @@ PRESET_CHOICES = [(name, preset.label) for name, preset in rules.PRESETS.items()
 class Game(models.Model):
     """A game room, from the lobby to the final scores."""
 
-    #: How long the bots take over their moves: the engine's enum (:func:`games.bots.pause`).
+    #: How long the bots take over their moves: the engine's enum (:func:`games.live.bots.pause`).
     BotPace = events.BotPace
 
     class Status(models.TextChoices):
         LOBBY = "lobby", "Waiting for players"
         PLAYING = "playing", "Playing"
         FINISHED = "finished", "Finished"
-        #: Nobody played for a long while: ended unfinished (:mod:`games.clock`).
+        #: Nobody played for a long while: ended unfinished (:mod:`games.live.clock`).
         ABANDONED = "abandoned", "Abandoned"
 
     code = models.CharField(max_length=32, unique=True, default=new_invite_code, editable=False)
@@ -86,11 +86,11 @@ class Game(models.Model):
     #: The sequence number of the last event that changed the play (anything but chat and
     #: holds). A command sent by a client that had not seen it is stale.
     state_version = models.PositiveIntegerField(default=0)
-    #: The game in play (:func:`games.codec.encode_game`); ``None`` in the lobby.
+    #: The game in play (:func:`games.engine.codec.encode_game`); ``None`` in the lobby.
     record = models.JSONField(null=True, blank=True)
     #: Whether the player on turn may ask the strategy engine for the best move (the coach).
     coach = models.BooleanField(default=False)
-    #: How long the bots take over their moves; the host chooses (:mod:`games.bots`).
+    #: How long the bots take over their moves; the host chooses (:mod:`games.live.bots`).
     bot_pace = models.CharField(
         max_length=8, choices=choices(events.BotPace), default=events.BotPace.NATURAL
     )
@@ -99,7 +99,7 @@ class Game(models.Model):
     show_odds = models.BooleanField(default=False)
     #: The turn clock: seconds a player has for a turn, or ``None`` for no clock.
     turn_seconds = models.PositiveIntegerField(null=True, blank=True)
-    #: When the turn in play runs out (``None`` when no clock runs); see :mod:`games.clock`.
+    #: When the turn in play runs out (``None`` when no clock runs); see :mod:`games.live.clock`.
     deadline = models.DateTimeField(null=True, blank=True)
     #: When the server must next look at this game by itself: the deadline, a bot that
     #: should have moved, or the time it is abandoned. ``None`` once it is over.
@@ -107,7 +107,7 @@ class Game(models.Model):
     #: When a person last gave a command at this table (a bot's or the clock's moves do not
     #: count): a game nobody plays is abandoned.
     acted_at = models.DateTimeField(null=True, blank=True)
-    #: Who plays which seat beside its player (:class:`games.clock.Attendance`, as JSON).
+    #: Who plays which seat beside its player (:class:`games.live.clock.Attendance`, as JSON).
     attendance = models.JSONField(default=dict, blank=True)
     #: The finished game this one is the rematch of; each game has at most one rematch.
     rematch_of = models.OneToOneField(
@@ -144,7 +144,7 @@ class Game(models.Model):
 class Player(models.Model):
     """A seat at a game, held by a browser session (or a client with the seat's token), or a bot."""
 
-    #: Who plays a seat the computer plays: the engine's enum (:mod:`games.bots`).
+    #: Who plays a seat the computer plays: the engine's enum (:mod:`games.live.bots`).
     Bot = events.BotLevel
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
@@ -194,7 +194,7 @@ class Connection(models.Model):
     )
     seen_at = models.DateTimeField(db_index=True)
     #: The name a watching socket goes by in the watchers' chat
-    #: (:func:`games.services.watcher_name`); empty until it has one. Kept on the row so
+    #: (:func:`games.live.services.watcher_name`); empty until it has one. Kept on the row so
     #: that two watchers of a room, whatever process serves them, never share a name.
     name = models.CharField(max_length=NAME_MAX_LENGTH, blank=True, default="")
 
@@ -205,7 +205,7 @@ class Connection(models.Model):
 class GameEvent(models.Model):
     """One thing that happened in a game. Append-only: never edited, never deleted alone."""
 
-    #: Every kind of event (:data:`games.events.EVENT_TYPES`), as its class declares it.
+    #: Every kind of event (:data:`games.engine.events.EVENT_TYPES`), as its class declares it.
     KINDS: ClassVar[list[str]] = [cls.kind for cls in events.EVENT_TYPES]
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
@@ -230,8 +230,9 @@ class GameEvent(models.Model):
 
 
 class UsernameKey(models.Model):
-    """One of the forms an account's username is compared in (:func:`games.names.clash_keys`),
-    so that sign-up finds a look-alike of any account with one indexed lookup.
+    """One of the forms an account's username is compared in
+    (:func:`games.engine.names.clash_keys`), so that sign-up finds a look-alike of any
+    account with one indexed lookup.
 
     Kept by :func:`keep_username_keys` whenever an account is saved, however it was made
     (sign-up, the admin, ``createsuperuser``).
@@ -248,7 +249,7 @@ class UsernameKey(models.Model):
 
 def keep_username_keys(sender: object, instance: Any, **kwargs: object) -> None:
     """After an account is saved: its :class:`UsernameKey` rows, for its username now."""
-    from games import names  # names reads Unicode's data: only when an account is saved.
+    from games.engine import names  # names reads Unicode's data: only when an account is saved.
 
     keys = names.clash_keys(instance.get_username())
     if set(instance.username_keys.values_list("key", flat=True)) != keys:

@@ -146,7 +146,7 @@ def make_application():  # type: ignore[no-untyped-def]
     from django.conf import settings
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
-    from games import watch
+    from games.live import watch
     from yahtzee_site.asgi import application
 
     channel_layers.backends = {}
@@ -215,7 +215,7 @@ def live_server_url(transactional_db: None, settings, server_dice) -> Iterator[s
 
 
 class FakeClock:
-    """The time as the services see it (:func:`games.clock.now`), moved on by the test."""
+    """The time as the services see it (:func:`games.live.clock.now`), moved on by the test."""
 
     def __init__(self) -> None:
         from django.utils import timezone
@@ -237,7 +237,7 @@ class FakeClock:
 @pytest.fixture
 def fake_clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
     """Time stands still for the services until the test moves it on."""
-    from games import clock
+    from games.live import clock
 
     fake = FakeClock()
     monkeypatch.setattr(clock, "now", fake)
@@ -260,14 +260,14 @@ def fresh_channel_layer() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def fresh_limits() -> Iterator[None]:
-    """Each test counts toward the limits (games/limits.py) from nothing.
+    """Each test counts toward the limits (games/live/limits.py) from nothing.
 
     The whole suite comes from one address and one process: without this, the rooms
     it opens would add up to the limit on opening rooms.
     """
     from django.core.cache import caches
 
-    from games import limits
+    from games.live import limits
 
     caches[limits.CACHE].clear()
     yield

@@ -67,6 +67,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
 # Bots move at once in tests; a test that wants to watch them sets its own pause.
 YAHTZEE_BOT_PAUSE = 0.0
 
-# Tests wake games themselves (games.services.wake, with a clock of their own); a live
+# Tests wake games themselves (games.live.services.wake, with a clock of their own); a live
 # server forked for a test keeps its watch (tests/conftest.py, make_application).
 YAHTZEE_CLOCK_WATCH = False

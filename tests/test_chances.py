@@ -13,8 +13,9 @@ from collections.abc import Iterable
 
 import pytest
 
-from games import chances, events, review, rules
-from games.rules import OFFICIAL, Category, Position, Scorecard
+from games.engine import events, rules
+from games.engine.rules import OFFICIAL, Category, Position, Scorecard
+from games.insight import chances, review
 from games.strategy import odds as odds_module
 from games.strategy import policies
 from games.strategy.odds import Odds

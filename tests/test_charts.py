@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from games import charts
-from games.charts import (
+from games.web import charts
+from games.web.charts import (
     HISTOGRAM_PLOT,
     LINE_PLOT,
     MIN_BINS,
@@ -87,7 +87,7 @@ def test_an_id_prefix_that_is_not_a_valid_id_is_refused(prefix: str) -> None:
 
 def test_the_module_imports_only_the_standard_library() -> None:
     script = (
-        "import sys; before = set(sys.modules); import games.charts;"
+        "import sys; before = set(sys.modules); import games.web.charts;"
         "new = {m.split('.')[0] for m in set(sys.modules) - before};"
         "print(sorted(new - set(sys.stdlib_module_names) - {'games'}))"
     )

@@ -6,7 +6,7 @@ import pytest
 from django.db import OperationalError
 from django.test import Client
 
-from games import api, views
+from games.web import api, views
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""An event kind is declared once: the class in ``games/events.py``. Adding one means that
+"""An event kind is declared once: the class in ``games/engine/events.py``. Adding one means that
 class, the rule or command that makes it, and its ``case`` in ``static/js/state.js``;
 the log's codec, the wire's message and schema and the model's choices follow. These
 tests say so, kind by kind."""
@@ -18,8 +18,9 @@ from django.core.management import call_command
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import codec, events, presentation, protocol
+from games.engine import codec, events
 from games.models import GameEvent
+from games.wire import presentation, protocol
 
 ROOT = Path(__file__).resolve().parent.parent
 KINDS = [cls.kind for cls in events.EVENT_TYPES]

@@ -4,7 +4,7 @@ import pytest
 from django.db import OperationalError
 from django.urls import reverse
 
-from games import views
+from games.web import views
 
 # The view reads the database through database_sync_to_async, which closes connections
 # around each call: only a transactional test database survives that.

@@ -9,9 +9,11 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.urls import reverse
 
-from games import analysis, codec, replay, review, services
+from games.engine import codec, replay
+from games.insight import analysis, review
+from games.live import services
 from games.models import Game, Player
-from games.views import EXPORT_FORMAT, GAMES_PER_PAGE, clock_words
+from games.web.views import EXPORT_FORMAT, GAMES_PER_PAGE, clock_words
 from tests.server.helpers import SOLO, SOLO_RUNNING, Table, abandoned_with_stand_ins, play_solo
 from tests.server.test_analysis import chance_for_18
 

@@ -3,9 +3,9 @@
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.engine.rules import Category
+from games.live import services
 from games.models import Game
-from games.rules import Category
 
 pytestmark = pytest.mark.django_db
 

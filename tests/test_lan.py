@@ -15,8 +15,8 @@ import pytest
 from daphne.testing import DaphneProcess
 from django.urls import reverse
 
-from games import services
-from games.qr import qr_svg
+from games.live import services
+from games.web.qr import qr_svg
 from tests.conftest import close_connections_before_fork, make_application
 from yahtzee_site import lan
 

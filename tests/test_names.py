@@ -1,4 +1,4 @@
-"""games.names: what a name may hold, which names look alike, which are reserved."""
+"""games.engine.names: what a name may hold, which names look alike, which are reserved."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games import names
-from games.names import InvalidName, check, clash, is_reserved, normalise, skeleton
+from games.engine import names
+from games.engine.names import InvalidName, check, clash, is_reserved, normalise, skeleton
 
 CYRILLIC_A = "\u0410"
 HANGUL_FILLER = "\u3164"

@@ -1,4 +1,4 @@
-"""The wire's declarations (``games/protocol.py``): known answers, the schema files, the docs."""
+"""The wire's declarations (``games/wire/protocol.py``): known answers, schema files, docs."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ import jsonschema
 import msgspec
 import pytest
 
-from games import events, presentation, protocol, rules
-from games.protocol import ProtocolError, decode
+from games.engine import events, rules
+from games.wire import presentation, protocol
+from games.wire.protocol import ProtocolError, decode
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -221,7 +222,7 @@ def test_it_reads_the_apis_request(body: bytes, code: str | None) -> None:
 def test_the_committed_schemas_are_the_generated_ones() -> None:
     for name, schema in protocol.json_schemas().items():
         committed = (ROOT / "docs" / "schema" / name).read_text()
-        assert committed == protocol._dump(schema), f"run: python -m games.protocol ({name})"
+        assert committed == protocol._dump(schema), f"run: python -m games.wire.protocol ({name})"
 
 
 def examples() -> list[tuple[str, Any]]:

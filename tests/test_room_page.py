@@ -5,8 +5,8 @@ import json
 import pytest
 from django.urls import reverse
 
-from games import services
-from games.rules import Category
+from games.engine.rules import Category
+from games.live import services
 
 pytestmark = pytest.mark.django_db
 

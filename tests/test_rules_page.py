@@ -7,8 +7,8 @@ from itertools import pairwise
 import pytest
 from django.urls import reverse
 
-from games import rules
-from games.rules import Category
+from games.engine import rules
+from games.engine.rules import Category
 
 pytestmark = pytest.mark.django_db
 

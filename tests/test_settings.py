@@ -123,7 +123,7 @@ def test_redis_url_selects_the_redis_pub_sub_layer():
     layer = loaded(DEBUG="1", REDIS_URL="redis://r:6379/2")["layer"]
 
     assert layer == {
-        "BACKEND": "games.layers.PubSubChannelLayer",
+        "BACKEND": "games.live.layers.PubSubChannelLayer",
         "CONFIG": {
             "hosts": [
                 {"address": "redis://r:6379/2", "socket_timeout": 15, "max_connections": 1000}

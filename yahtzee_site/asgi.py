@@ -14,11 +14,11 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from games import watch  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.live import watch  # noqa: E402
+from games.live.routing import websocket_urlpatterns  # noqa: E402
 from yahtzee_site.origins import SameOriginValidator  # noqa: E402
 
-# Every process keeps the turn clock's watch (games/watch.py), from its start.
+# Every process keeps the turn clock's watch (games/live/watch.py), from its start.
 application = watch.KeepingWatch(
     ProtocolTypeRouter(
         {

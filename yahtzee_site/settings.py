@@ -141,14 +141,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 #: Seconds a bot waits before each of its moves whatever its room's pace, from
 #: YAHTZEE_BOT_PAUSE_MS (milliseconds): an override for tests and fault runs (0: at once).
-#: Unset, the room's pace decides, as the host chose it (games/bots.py, pause).
+#: Unset, the room's pace decides, as the host chose it (games/live/bots.py, pause).
 YAHTZEE_BOT_PAUSE: float | None = (
     env_int("YAHTZEE_BOT_PAUSE_MS", default=0) / 1000
     if os.environ.get("YAHTZEE_BOT_PAUSE_MS")
     else None
 )
 
-#: Whether this process keeps the turn clock's watch (games/watch.py): plays the turns
+#: Whether this process keeps the turn clock's watch (games/live/watch.py): plays the turns
 #: whose time ran out, restarts stalled bots and ends abandoned games. Every server
 #: process should; the test suite turns it off and wakes games itself.
 YAHTZEE_CLOCK_WATCH = env_bool("YAHTZEE_CLOCK_WATCH", default=True)
@@ -196,7 +196,7 @@ if CHANNEL_LAYER not in ("core", "pubsub"):
 if REDIS_URL and CHANNEL_LAYER == "pubsub":
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "games.layers.PubSubChannelLayer",
+            "BACKEND": "games.live.layers.PubSubChannelLayer",
             "CONFIG": {
                 "hosts": [
                     {
@@ -230,7 +230,7 @@ else:
 
 # Limits ---------------------------------------------------------------------
 
-# The counters of games/limits.py. With Redis, on the channel layer's Redis under a
+# The counters of games/live/limits.py. With Redis, on the channel layer's Redis under a
 # prefix of their own (the layer's keys start with "asgi"), so every process counts
 # together; without, in this process's memory. Kept apart from the default cache, which
 # holds large values (the analyses) that must not share Redis with counters.
@@ -276,7 +276,7 @@ LIMIT_CHAT_PER_SEAT = [(8, 10), (40, 60)]
 # a day: "good game", a word on the result, then the room is closed to chat.
 LIMIT_CHAT_AFTER_END = 20
 LIMIT_CHAT_AFTER_END_SECONDS = 24 * 60 * 60
-# The watchers' chat (games/services.py, watcher_chat), kept in no log. Per watcher (its
+# The watchers' chat (games/live/services.py, watcher_chat), kept in no log. Per watcher (its
 # browser session, else its socket): a little less than a seat may say. Per room, all its
 # watchers together: a crowd of watchers stays readable for the players who read along,
 # and a script that opens many sockets is held to it too.
@@ -307,8 +307,8 @@ AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "games.accounts.locked_out"
-AXES_CLIENT_IP_CALLABLE = "games.limits.client_address"
+AXES_LOCKOUT_CALLABLE = "games.web.accounts.locked_out"
+AXES_CLIENT_IP_CALLABLE = "games.live.limits.client_address"
 AXES_DISABLE_ACCESS_LOG = True  # Failures are what it needs; not a row per login.
 
 
@@ -325,7 +325,7 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
-# Accounts are optional: guests play without one (see games/accounts.py).
+# Accounts are optional: guests play without one (see games/web/accounts.py).
 LOGIN_URL = "login"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": f"django.contrib.auth.password_validation.{name}"}

@@ -12,7 +12,7 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
 
 
 urlpatterns = [
-    path("", include("games.urls")),
+    path("", include("games.web.urls")),
     path("admin/", admin.site.urls),
     path("favicon.ico", favicon),
 ]

@@ -8,9 +8,9 @@ as the row's ``record`` and checks it against those tables; the next migration
 drops them.
 
 It also rewrites each event's payload to the facts the rules engine gives for
-it (:mod:`games.events`): the options of a roll, the card, round and total of a
+it (:mod:`games.engine.events`): the options of a roll, the card, round and total of a
 score are no longer stored, since they follow from the game and are added
-when a message is sent (:mod:`games.presentation`); the name of a seat that
+when a message is sent (:mod:`games.wire.presentation`); the name of a seat that
 left the game comes from the seats.
 
 It uses the rules engine, the events and their codec as they are when it is
@@ -19,7 +19,7 @@ written; those modules keep reading what they wrote.
 
 from django.db import migrations, models
 
-from games import codec, events, replay, rules
+from games.engine import codec, events, replay, rules
 
 
 class MigrationFailed(Exception):

@@ -1,11 +1,11 @@
-"""On SQLite, the view and trigger that save a move in one statement (games/store.py).
+"""On SQLite, the view and trigger that save a move in one statement (games/live/store.py).
 
 PostgreSQL needs nothing: it does the same with a data-modifying WITH.
 """
 
 from django.db import migrations
 
-# As games/store.py had them then (migration 0008 gives the view the clock's columns).
+# As games/live/store.py had them then (migration 0008 gives the view the clock's columns).
 SQLITE_VIEW = """
 CREATE VIEW games_move (
     game_id, expected_version, record, version, state_version, status,

@@ -1,4 +1,4 @@
-"""The turn clock (games/clock.py): each game's clock, deadline, wake-up time, last
+"""The turn clock (games/live/clock.py): each game's clock, deadline, wake-up time, last
 person's move and attendance, and the one-statement save of a move with them.
 
 Games already in play get the time of their last event as their last person's move,
@@ -10,9 +10,9 @@ from datetime import timedelta
 
 from django.db import migrations, models
 
-from games.store import SQLITE_TRIGGER, SQLITE_VIEW
+from games.live.store import SQLITE_TRIGGER, SQLITE_VIEW
 
-# A day, as games/clock.py's ABANDON_AFTER was when this was written.
+# A day, as games/live/clock.py's ABANDON_AFTER was when this was written.
 ABANDON_AFTER = timedelta(hours=24)
 
 

@@ -1,4 +1,4 @@
-"""Who is here, as rows that expire (games/heartbeat.py), instead of counters that never healed.
+"""Who is here, as rows that expire (games/live/heartbeat.py), instead of counters that never healed.
 
 On SQLite, dropping a column rebuilds the game's table, which the one-statement
 move's trigger names: the view and the trigger are dropped first and made again after.

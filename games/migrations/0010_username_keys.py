@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 def keys_of_existing_accounts(apps, schema_editor):
     """Every account made before this migration gets its username's keys."""
-    from games.names import clash_keys
+    from games.engine.names import clash_keys
 
     User = apps.get_model(settings.AUTH_USER_MODEL)
     UsernameKey = apps.get_model("games", "UsernameKey")

@@ -1,4 +1,4 @@
-"""The bots' pace, a room's setting (games/bots.py).
+"""The bots' pace, a room's setting (games/live/bots.py).
 
 On SQLite, adding a column with a default rebuilds the game's table, which the
 one-statement move's trigger names: the view and the trigger are dropped first and

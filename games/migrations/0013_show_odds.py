@@ -1,4 +1,4 @@
-"""Who sees the chances to win: a room's setting, chosen when it opens (games/chances.py).
+"""Who sees the chances to win: a room's setting, chosen when it opens (games/insight/chances.py).
 
 On SQLite, adding a column with a default rebuilds the game's table, which the
 one-statement move's trigger names: the view and the trigger are dropped first and

@@ -1,6 +1,6 @@
 """The strategy engine: optimal solitaire play, exactly, under each rules preset.
 
-Pure Python and numpy, no Django. Every score comes from :mod:`games.rules`,
+Pure Python and numpy, no Django. Every score comes from :mod:`games.engine.rules`,
 so the engine plays by exactly the rules the site enforces.
 
 >>> from games.strategy import advise, expected_score, find_choice, points_given_up
@@ -18,7 +18,7 @@ in) with the expected final grand total each leads to, best first: what a
 coach shows, and what post-game analysis compares the move made with. A bot
 calls :meth:`Strategy.best`, which finds the first choice without listing the
 others. :meth:`Strategy.advise_position` and :meth:`Strategy.best_position` do
-the same for a :class:`games.rules.Position`, which is how the coach, the bots
+the same for a :class:`games.engine.rules.Position`, which is how the coach, the bots
 and the analysis ask.
 
 The first use of a preset computes its table (a few seconds) and saves it on

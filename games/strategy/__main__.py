@@ -10,7 +10,7 @@ import argparse
 import time
 from pathlib import Path
 
-from games.rules import PRESETS
+from games.engine.rules import PRESETS
 
 from . import cache, odds
 from .engine import load

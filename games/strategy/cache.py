@@ -29,8 +29,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-import games.rules
-from games.rules import Rules
+import games.engine.rules
+from games.engine.rules import Rules
 
 logger = logging.getLogger(__name__)
 
@@ -66,7 +66,7 @@ def table_key(rules: Rules, kind: str = "") -> str:
     digest = hashlib.sha256()
     digest.update(json.dumps([FORMAT, rules.name, rules.forced_joker, kind]).encode())
     sources = _SOLVER_SOURCES + _KIND_SOURCES.get(kind, ())
-    for source in (Path(games.rules.__file__), *(_PACKAGE / name for name in sources)):
+    for source in (Path(games.engine.rules.__file__), *(_PACKAGE / name for name in sources)):
         digest.update(hashlib.sha256(source.read_bytes()).digest())
     return digest.hexdigest()
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from games.rules import (
+from games.engine.rules import (
     DICE_COUNT,
     Category,
     IllegalMoveError,
@@ -59,8 +59,8 @@ def find_choice(
     """The choice among ``choices`` that a move on ``dice`` made: holding ``hold``, or scoring.
 
     Holding any dice showing the kept faces matches the same choice. Raises
-    :class:`~games.rules.InvalidInputError` for a malformed move and
-    :class:`~games.rules.IllegalMoveError` for one that was not open.
+    :class:`~games.engine.rules.InvalidInputError` for a malformed move and
+    :class:`~games.engine.rules.IllegalMoveError` for one that was not open.
     """
     if (hold is None) == (category is None):
         raise InvalidInputError("a move either holds dice or scores in a box", code="invalid_move")

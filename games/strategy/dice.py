@@ -27,7 +27,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from games.rules import DICE_COUNT
+from games.engine.rules import DICE_COUNT
 
 FACES: Final = (1, 2, 3, 4, 5, 6)
 Faces = tuple[int, ...]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from games.rules import (
+from games.engine.rules import (
     OFFICIAL,
     ROLLS_PER_TURN,
     UPPER_BONUS,
@@ -176,7 +176,7 @@ class Strategy:
         """Every choice open in ``position``, best first: :meth:`advise` of its card, dice and
         rolls left. What the coach shows and what the analysis judges a move against.
 
-        Raises :class:`~games.rules.IllegalMoveError` (``not_rolled``) before the
+        Raises :class:`~games.engine.rules.IllegalMoveError` (``not_rolled``) before the
         turn's first roll: that roll throws all five dice and decides nothing.
         """
         return self.advise(*self._rolled(position))
@@ -428,8 +428,8 @@ def advise(
     (points on the card included) when it is followed by optimal play.
 
     ``preset`` defaults to the card's rules and must match them. Raises
-    :class:`~games.rules.InvalidInputError` for malformed dice, ``rolls_left``
-    or card, and :class:`~games.rules.IllegalMoveError` for a complete card.
+    :class:`~games.engine.rules.InvalidInputError` for malformed dice, ``rolls_left``
+    or card, and :class:`~games.engine.rules.IllegalMoveError` for a complete card.
     """
     if preset is not None:
         rules = _as_rules(preset)

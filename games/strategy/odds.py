@@ -20,7 +20,7 @@ API
 * :meth:`Odds.distribution` ``(card, dice=None, rolls_left=3, held=())``: the
   distribution of the final total of ``card``'s owner from now on, all turns
   played by the expected-score policy (the Optimal bot). ``held`` is accepted
-  for symmetry with a :class:`~games.rules.Position` and changes nothing: dice
+  for symmetry with a :class:`~games.engine.rules.Position` and changes nothing: dice
   held may be let go before the next roll.
 * :meth:`Odds.position_distribution` ``(position)``; :meth:`Odds.remaining` and
   :meth:`Odds.known` (points still to come from a turn-start state), which
@@ -94,7 +94,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from games.rules import (
+from games.engine.rules import (
     DICE_COUNT,
     FULL_HOUSE_SCORE,
     LARGE_STRAIGHT_SCORE,
@@ -304,7 +304,7 @@ class Odds:
         return Distribution.after(card.total, self._after_turn(chosen, final))
 
     def position_distribution(self, position: Position) -> Distribution:
-        """:meth:`distribution` of a :class:`~games.rules.Position`."""
+        """:meth:`distribution` of a :class:`~games.engine.rules.Position`."""
         return self.distribution(position.card, position.dice, position.rolls_left, position.held)
 
     def remaining(self, flat: int) -> FloatArray:
@@ -772,8 +772,8 @@ def win_probabilities(
 ) -> tuple[float, ...]:
     """Each seat's chance of finishing first (ties shared), every seat playing for points.
 
-    A seat is a :class:`~games.rules.Position` (the seat on turn, mid-turn or
-    not), a :class:`~games.rules.Scorecard` (a seat between its turns) or a
+    A seat is a :class:`~games.engine.rules.Position` (the seat on turn, mid-turn or
+    not), a :class:`~games.engine.rules.Scorecard` (a seat between its turns) or a
     final score (a seat that finished or left).
     """
     odds = load(preset)

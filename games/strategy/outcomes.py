@@ -27,7 +27,7 @@ from typing import Final, cast
 import numpy as np
 import numpy.typing as npt
 
-from games.rules import UPPER_BONUS, YAHTZEE_SCORE, Category
+from games.engine.rules import UPPER_BONUS, YAHTZEE_SCORE, Category
 
 from .dice import _TABLES, KEEP_OFFSET, LEVELS, ROLL_PROBABILITY, FloatArray, expect
 from .solver import UPS, Model, _Box, _Group

@@ -1,4 +1,4 @@
-"""How the site's bots choose a move: pure functions of a :class:`~games.rules.Position`.
+"""How the site's bots choose a move: pure functions of a :class:`~games.engine.rules.Position`.
 
 Before the turn's first roll every bot rolls all five dice (:func:`choose`); with
 dice on the table each level chooses its own way:
@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from games.rules import Category, IllegalMoveError, Position, Scorecard
+from games.engine.rules import Category, IllegalMoveError, Position, Scorecard
 
 from . import odds
 from .engine import Strategy, load

@@ -61,7 +61,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from games.rules import UPPER_BONUS, YAHTZEE_SCORE, Category
+from games.engine.rules import UPPER_BONUS, YAHTZEE_SCORE, Category
 
 from .dice import ROLL_PROBABILITY, FloatArray, best_keep, expect
 from .tables import (

@@ -1,7 +1,7 @@
 """Every score the solver needs, read off the rules engine once per preset.
 
 The solver never scores dice itself: it looks points up in these tables, and
-the tables are filled by asking :class:`games.rules.Scorecard` (``options``,
+the tables are filled by asking :class:`games.engine.rules.Scorecard` (``options``,
 ``earns_yahtzee_bonus``, ``is_joker``). A mistake in the rules engine therefore
 shows in the solver's figures, and a change to the rules changes the tables.
 
@@ -14,7 +14,7 @@ Two cases are tabulated:
   asked for every set of filled boxes. The points a Joker writes in a box do
   not depend on the rest of the card; building the table checks that.
 
-Boxes are numbered in :class:`~games.rules.Category` order, and a set of
+Boxes are numbered in :class:`~games.engine.rules.Category` order, and a set of
 filled boxes is a 13-bit *mask*: bit ``i`` set when box ``i`` is filled.
 """
 
@@ -26,7 +26,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from games.rules import (
+from games.engine.rules import (
     UPPER_BONUS_THRESHOLD,
     YAHTZEE_BONUS,
     YAHTZEE_SCORE,

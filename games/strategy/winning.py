@@ -28,7 +28,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from games.rules import DICE_COUNT, InvalidInputError
+from games.engine.rules import DICE_COUNT, InvalidInputError
 
 from .dice import (
     KEEP_INDEX,

@@ -5,7 +5,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from games import rules, services
+from games.engine import rules
+from games.live import services
 from games.models import Game, Player
 from tests import dice
 from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from games import services
+from games.live import services
 from games.strategy import load
 from tests.browser.test_room import click_box, create_room, open_room, set_switch
 from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop

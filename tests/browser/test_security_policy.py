@@ -15,7 +15,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from playwright.sync_api import BrowserContext, Page, Response, expect
 
-from games import services
+from games.live import services
 from tests.browser.test_room import create_room, drawn_dice, roll
 from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
 from tests.server.helpers import play_out

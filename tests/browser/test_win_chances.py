@@ -13,7 +13,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from games import chances, review, services
+from games.insight import chances, review
+from games.live import services
 from games.models import Game
 from tests.browser.test_room import click_box, create_room, expect_dice, open_room
 from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop

@@ -1,5 +1,5 @@
-// Messages shaped as the server sends them (docs/protocol.md; games/services.py
-// builds them), and the page's `categories` as games/views.py puts them in the
+// Messages shaped as the server sends them (docs/protocol.md; games/live/services.py
+// builds them), and the page's `categories` as games/web/views.py puts them in the
 // room's config. Each builder returns a fresh object: applyEvent changes state in place.
 
 export const CATEGORIES = [

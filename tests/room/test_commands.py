@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 import pytest
 
-from games import events
-from games.events import (
+from games.engine import events
+from games.engine.events import (
     Abandoned,
     BotPaceSet,
     CameBack,
@@ -25,8 +25,8 @@ from games.events import (
     Unseated,
     WentAway,
 )
-from games.room import AWAY_AFTER, Options, Room, RoomError, Seat, Status
-from games.rules import FREE_JOKER, Category, RuleError
+from games.engine.room import AWAY_AFTER, Options, Room, RoomError, Seat, Status
+from games.engine.rules import FREE_JOKER, Category, RuleError
 
 SIXES = (6, 6, 6, 6, 6)
 ONES = (1, 1, 1, 1, 1)
@@ -451,9 +451,9 @@ def test_apply_gives_the_logged_command_again() -> None:
 
 
 def test_the_room_s_bot_levels_and_paces_are_the_models_own() -> None:
-    from games.events import BotLevel, BotPace
+    from games.engine.events import BotLevel, BotPace
+    from games.engine.room import BOT_NAMES, BOT_PACES
     from games.models import Game, Player  # The one test here that reads the models.
-    from games.room import BOT_NAMES, BOT_PACES
 
     assert Player.Bot is BotLevel
     assert set(BOT_NAMES) == set(BotLevel)

@@ -9,10 +9,10 @@ from collections.abc import Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import events
-from games.replay import replay, steps
-from games.room import BOT_NAMES, BOT_PACES, Room, RoomProgress, Status
-from games.rules import PRESETS, Category, RuleError
+from games.engine import events
+from games.engine.replay import replay, steps
+from games.engine.room import BOT_NAMES, BOT_PACES, Room, RoomProgress, Status
+from games.engine.rules import PRESETS, Category, RuleError
 
 GAMES = settings(max_examples=120, deadline=None)
 NAMES = ("ana", "ben", "cy", "dee", "eve")

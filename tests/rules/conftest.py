@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules import FREE_JOKER, OFFICIAL, Rules
+from games.engine.rules import FREE_JOKER, OFFICIAL, Rules
 
 
 @pytest.fixture(params=[OFFICIAL, FREE_JOKER], ids=["official", "free_joker"])

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from games.rules import UPPER, Category, RuleError
+from games.engine.rules import UPPER, Category, RuleError
 
 
 def dice(text: str) -> tuple[int, ...]:

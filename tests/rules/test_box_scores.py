@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from games.rules import FREE_JOKER, OFFICIAL, Category, Scorecard, box_score
+from games.engine.rules import FREE_JOKER, OFFICIAL, Category, Scorecard, box_score
 
 from .helpers import dice
 

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import codec, events
-from games.replay import replay
-from games.rules import FREE_JOKER, OFFICIAL, Game, Rules
+from games.engine import codec, events
+from games.engine.replay import replay
+from games.engine.rules import FREE_JOKER, OFFICIAL, Game, Rules
 
 from .test_properties import play_turn, roll_for
 

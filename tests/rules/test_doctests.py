@@ -8,7 +8,10 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("module", ["games.rules", "games.codec", "games.events", "games.room"])
+@pytest.mark.parametrize(
+    "module",
+    ["games.engine.rules", "games.engine.codec", "games.engine.events", "games.engine.room"],
+)
 def test_doctests_pass(module: str) -> None:
     flags = doctest.IGNORE_EXCEPTION_DETAIL | doctest.ELLIPSIS
     failed, attempted = doctest.testmod(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.events import Finished, Held, Left, Rolled, RollOffThrown, Scored
-from games.rules import FREE_JOKER, Category, Game, IllegalMoveError, Outcome, Progress
+from games.engine.events import Finished, Held, Left, Rolled, RollOffThrown, Scored
+from games.engine.rules import FREE_JOKER, Category, Game, IllegalMoveError, Outcome, Progress
 
 from .helpers import dice, raises_code
 

@@ -10,7 +10,7 @@ import itertools
 
 import pytest
 
-from games.rules import (
+from games.engine.rules import (
     FREE_JOKER,
     LOWER,
     OFFICIAL,

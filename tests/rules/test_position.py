@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules import FREE_JOKER, OFFICIAL, Category, Game, Position, Scorecard
+from games.engine.rules import FREE_JOKER, OFFICIAL, Category, Game, Position, Scorecard
 
 from .helpers import dice, raises_code
 

@@ -9,7 +9,16 @@ from dataclasses import dataclass
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import FREE_JOKER, OFFICIAL, Category, Game, Phase, RollOff, Rules, Scorecard
+from games.engine.rules import (
+    FREE_JOKER,
+    OFFICIAL,
+    Category,
+    Game,
+    Phase,
+    RollOff,
+    Rules,
+    Scorecard,
+)
 
 from .helpers import yahtzee_of
 

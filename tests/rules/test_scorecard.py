@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from games.rules import (
+from games.engine.rules import (
     FREE_JOKER,
     OFFICIAL,
     Category,

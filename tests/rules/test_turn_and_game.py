@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 import pytest
 
-from games.rules import (
+from games.engine.rules import (
     FREE_JOKER,
     Category,
     Game,

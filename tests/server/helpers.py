@@ -7,10 +7,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games import bots, clock, codec, presentation, rules, services
+from games.engine import codec, rules
+from games.live import bots, clock, services
+from games.live.services import rules_state
 from games.models import Game, GameEvent, Player
-from games.services import rules_state
 from games.strategy import policies
+from games.wire import presentation
 from tests import dice
 
 

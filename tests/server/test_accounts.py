@@ -16,9 +16,9 @@ from django.contrib.auth.models import AbstractUser
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games.live import services
 from games.models import Game, Player, UsernameKey
-from games.stats import PlayerStats, player_stats
+from games.web.stats import PlayerStats, player_stats
 from tests.server.helpers import Table, play_solo
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,10 @@ import random
 import msgspec
 import pytest
 
-from games import analysis, events, replay, services
-from games.events import AnyEvent
+from games.engine import events, replay
+from games.engine.events import AnyEvent
+from games.insight import analysis
+from games.live import services
 from games.strategy import load
 from tests.server.helpers import Table, abandoned_with_stand_ins, play_out
 

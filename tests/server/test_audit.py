@@ -8,7 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import services
+from games.live import services
 from games.models import GameEvent
 from tests.server.helpers import Table, on_turn
 

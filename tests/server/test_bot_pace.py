@@ -12,10 +12,11 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client as HttpClient
 
-from games import bots, rules, services
+from games.engine import rules
+from games.engine.replay import replay
+from games.live import bots, services
+from games.live.services import CommandError
 from games.models import Game, GameEvent
-from games.replay import replay
-from games.services import CommandError
 from tests.server.helpers import Table, fingerprint
 from tests.server.test_consumer import Client, new_game, seat, stored
 

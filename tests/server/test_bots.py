@@ -6,11 +6,12 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import OperationalError
 
-from games import bots, outbox, rules, services
-from games.events import Held, Rolled, Scored
+from games.engine import rules
+from games.engine.events import Held, Rolled, Scored
+from games.engine.replay import replay
+from games.live import bots, outbox, services
+from games.live.services import CommandError
 from games.models import Game, GameEvent, Player
-from games.replay import replay
-from games.services import CommandError
 from tests.server.helpers import Table, fingerprint
 
 pytestmark = pytest.mark.django_db(transaction=True)

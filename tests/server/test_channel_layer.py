@@ -17,8 +17,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from redis.asyncio import Redis
 
-from games import layers
-from games.layers import PubSubChannelLayer
+from games.live import layers
+from games.live.layers import PubSubChannelLayer
 
 pytestmark = pytest.mark.asyncio
 

@@ -12,10 +12,12 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 
-from games import bots, clock, outbox, presentation, rules, services, watch
+from games.engine import rules
+from games.engine.replay import replay
+from games.live import bots, clock, outbox, services, watch
+from games.live.services import CommandError
 from games.models import Game, GameEvent
-from games.replay import replay
-from games.services import CommandError
+from games.wire import presentation
 from tests.server.helpers import Table
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -8,9 +8,11 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from games import bots, coach, rules, services
+from games.engine import rules
+from games.engine.replay import replay
+from games.insight import coach
+from games.live import bots, services
 from games.models import Game
-from games.replay import replay
 from games.strategy import load, odds
 from tests.server.helpers import fingerprint
 from tests.server.test_consumer import Client, new_game, seat

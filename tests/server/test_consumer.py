@@ -20,7 +20,8 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.db import OperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from games import bots, consumers, layers, rules, services, shutdown
+from games.engine import rules
+from games.live import bots, consumers, layers, services, shutdown
 from games.models import Game, room_group
 from games.strategy.engine import load
 from tests.server.helpers import SOLO, fingerprint
@@ -686,7 +687,7 @@ async def test_when_redis_is_back_every_socket_gets_a_snapshot_of_what_it_missed
     fixed_dice,
 ) -> None:
     """Events published while Redis was away are lost to pub/sub; the layer says it is
-    back (games.layers) and each socket is sent the room as it is now."""
+    back (games.live.layers) and each socket is sent the room as it is now."""
     code, alice, bob, watcher = await started_table(fixed_dice)
     now = await snapshot(code)
     layer = get_channel_layer()

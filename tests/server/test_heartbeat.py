@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from django.db import OperationalError
 
-from games import heartbeat, outbox, services
+from games.live import heartbeat, outbox, services, watch
 from games.models import Connection, Game
 from tests.server.helpers import Table
 
@@ -186,11 +186,11 @@ def test_the_heartbeat_tells_every_room_and_retries_the_ones_it_could_not_tell(
             raise Stop
 
     monkeypatch.setattr(outbox, "run", run)
-    monkeypatch.setattr(heartbeat.asyncio, "sleep", sleep)
+    monkeypatch.setattr(watch.asyncio, "sleep", sleep)
     monkeypatch.setitem(heartbeat.sockets, ana_row, socket(gone.code, ana_row, ana))
 
     with pytest.raises(Stop):
-        asyncio.run(heartbeat.keep_alive())
+        asyncio.run(watch.keep_alive())
 
     assert sorted(told) == sorted([fine.code, failing.code])
     assert told[-1] == failing.code  # On the second beat.

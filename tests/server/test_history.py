@@ -3,10 +3,14 @@
 import pytest
 from django.contrib.auth.models import User
 
-from games import history, presentation, replay, review, rules, services
-from games.events import Finished
+from games.engine import replay, rules
+from games.engine.events import Finished
+from games.insight import review
+from games.live import services
+from games.live.services import CommandError
 from games.models import Game, GameEvent, Player
-from games.services import CommandError
+from games.web import history
+from games.wire import presentation
 from tests.server.helpers import SOLO_RUNNING, Table, abandoned_with_stand_ins, play_solo
 from tests.server.test_replay import play_randomly
 

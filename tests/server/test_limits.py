@@ -17,9 +17,9 @@ from django.contrib.auth.models import AbstractUser
 from django.test import Client
 from django.urls import reverse
 
-from games import bots, limits, services
+from games.live import bots, limits, services
+from games.live.services import CommandError
 from games.models import Game, GameEvent
-from games.services import CommandError
 from tests.server.helpers import Table, fingerprint, play_solo
 from tests.server.test_consumer import Client as Socket
 from tests.server.test_consumer import new_game, seat

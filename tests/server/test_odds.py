@@ -12,7 +12,9 @@ import asyncio
 import pytest
 from channels.db import database_sync_to_async
 
-from games import chances, consumers, rules
+from games.engine import rules
+from games.insight import chances
+from games.live import consumers
 from games.models import Game
 from games.strategy import odds
 from tests.server.test_consumer import Client, new_game, seat, stored

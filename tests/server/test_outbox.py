@@ -7,7 +7,7 @@ import threading
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from games import bots, outbox
+from games.live import bots, outbox
 from games.models import room_group
 
 
@@ -97,9 +97,15 @@ async def test_a_command_whose_news_cannot_go_out_still_succeeds_and_its_bot_sta
     monkeypatch.setattr(outbox, "get_channel_layer", lambda: layer)
     monkeypatch.setattr(outbox, "SEND_RETRY", 0.01)
     monkeypatch.setattr(outbox, "SEND_PATIENCE", 0.05)
-    monkeypatch.setattr(bots, "kick", kicked.append)
+    # The driver apps.ready() registered (bots.kick), as the outbox holds it.
+    monkeypatch.setattr(outbox, "_start_bot", kicked.append)
     box = outbox.Outbox(sends=[("abc", "game.event", [{"version": 7}])], bots=["abc"])
 
     await box.deliver()  # Raises nothing: the change was committed.
 
     assert (layer.sent, kicked) == ([], ["abc"])
+
+
+def test_the_app_hands_the_bots_driver_to_the_outbox_at_start_up() -> None:
+    # The outbox cannot import the bots (they post to it through the services).
+    assert outbox._start_bot is bots.kick

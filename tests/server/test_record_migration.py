@@ -19,8 +19,12 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test import RequestFactory
 from django.utils.dateparse import parse_datetime
 
-from games import codec, presentation, replay, review, services, views
+from games.engine import codec, replay
+from games.insight import review
+from games.live import services
 from games.models import Game, GameEvent
+from games.web import views
+from games.wire import presentation
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -5,11 +5,12 @@ from dataclasses import replace
 
 import pytest
 
-from games import bots, rules, services
-from games.events import Joined
+from games.engine import rules
+from games.engine.events import Joined
+from games.engine.replay import ReplayError, Room, replay
+from games.live import bots, services
+from games.live.services import CommandError
 from games.models import GameEvent, Player
-from games.replay import ReplayError, Room, replay
-from games.services import CommandError
 from tests.server.helpers import Table
 
 # Committed transactions, so that the services keep their recent states between commands.

@@ -1,7 +1,7 @@
 """The chances to win in the review and the export (issue 18): a graph over the whole
 game, its turning points linked to their moments, and ``win_chances`` in the JSON.
 
-The figures are :func:`games.chances.over_the_game`'s for the same log (tested in
+The figures are :func:`games.insight.chances.over_the_game`'s for the same log (tested in
 tests/test_chances.py); here, what the page and the export make of them, and that
 nobody is given the chances of a game still in play.
 """
@@ -15,7 +15,8 @@ import pytest
 from django.core.cache import cache
 from django.test import Client as HttpClient
 
-from games import chances, review, services
+from games.insight import chances, review
+from games.live import services
 from games.models import Game
 from tests.server.helpers import play_as_bots
 

@@ -6,9 +6,10 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from games import outbox, rules, services
+from games.engine import rules
+from games.live import outbox, services
+from games.live.services import CommandError
 from games.models import Game, GameEvent, Player
-from games.services import CommandError
 from tests.server.helpers import Table, fingerprint, told_events
 
 pytestmark = pytest.mark.django_db
@@ -296,7 +297,7 @@ def test_a_roll_throws_the_dice_not_held(table: Table, fixed_dice) -> None:  # t
 
 
 def test_the_server_rolls_fair_dice_by_default(table: Table, settings) -> None:  # type: ignore[no-untyped-def]
-    settings.YAHTZEE_DICE = "games.dice.secure_roll"
+    settings.YAHTZEE_DICE = "games.live.dice.secure_roll"
     table.roll("alice")
     dice = table.last_event().payload["dice"]
     assert len(dice) == 5

@@ -13,9 +13,9 @@ import json
 import pytest
 from django.test import Client as HttpClient
 
-from games import services
+from games.live import services
+from games.live.services import CommandError
 from games.models import Game, GameEvent
-from games.services import CommandError
 from tests.server.helpers import Table, play_out
 from tests.server.test_consumer import Client, new_game, seat, stored
 

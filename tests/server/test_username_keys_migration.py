@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from games import names
+from games.engine import names
 from games.models import UsernameKey
 
 pytestmark = pytest.mark.django_db(transaction=True)

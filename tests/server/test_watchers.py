@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from games import heartbeat, limits, protocol, services
+from games.live import heartbeat, limits, services
+from games.live.services import CommandError
 from games.models import Connection
-from games.services import CommandError
+from games.wire import protocol
 from tests.server.helpers import Table, fingerprint
 from tests.server.test_consumer import Client, new_game, new_session, seat, stored
 from tests.server.test_wire import exactly
@@ -286,7 +287,7 @@ def test_the_default_name_skips_a_player_called_like_a_watcher(fake_clock) -> No
 
 def test_a_watchers_name_is_kept_when_its_row_is_written_back(fake_clock) -> None:  # type: ignore[no-untyped-def]
     """A process cut off from the database for a while writes its sockets' rows back
-    (games/heartbeat.py): a watcher's name comes back with its row, still its own."""
+    (games/live/heartbeat.py): a watcher's name comes back with its row, still its own."""
     table = Table("ana")
     _, row, _ = services.arrive(table.code)
     assert services.watcher_name(table.code, row, "Sam") == "Sam"

@@ -1,5 +1,5 @@
 """The checked wire end to end: random frames at a live room, the API's body, and what the
-server sends against ``games.protocol``'s declarations."""
+server sends against ``games.wire.protocol``'s declarations."""
 
 from __future__ import annotations
 
@@ -16,8 +16,10 @@ from django.contrib.sessions.backends.db import SessionStore
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import chances, coach, outbox, presentation, protocol, services
+from games.insight import chances, coach
+from games.live import outbox, services
 from games.models import Connection, Game
+from games.wire import presentation, protocol
 from tests.server.helpers import SOLO
 from yahtzee_site.asgi import application
 

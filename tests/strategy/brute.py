@@ -2,7 +2,7 @@
 
 Nothing here shares code with the solver: every ordered outcome of the dice
 is enumerated (7,776 for five dice), every set of dice positions is tried as a
-keep, and every move goes through :class:`games.rules.Scorecard`. Only cards
+keep, and every move goes through :class:`games.engine.rules.Scorecard`. Only cards
 with one or two boxes open are within reach this way.
 """
 
@@ -12,7 +12,7 @@ import itertools
 import math
 from fractions import Fraction
 
-from games.rules import DICE_COUNT, Scorecard
+from games.engine.rules import DICE_COUNT, Scorecard
 
 Number = Fraction | float
 

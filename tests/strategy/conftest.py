@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from games.rules import FREE_JOKER, OFFICIAL
+from games.engine.rules import FREE_JOKER, OFFICIAL
 from games.strategy import Strategy, load
 from games.strategy.cache import cache_dir
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from games.rules import FREE_JOKER, OFFICIAL, Rules
+from games.engine.rules import FREE_JOKER, OFFICIAL, Rules
 from games.strategy import Strategy, load
 from games.strategy import cache as strategy_cache_module
 
@@ -96,7 +96,7 @@ def test_a_file_that_does_not_fit_the_game_is_computed_again(
 def test_a_file_made_for_other_rules_is_ignored_and_removed(
     official: Strategy, tmp_path: Path, computes: list[Rules], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # As if games/rules.py (or the solver) changed: the key is different.
+    # As if games/engine/rules.py (or the solver) changed: the key is different.
     real_key = strategy_cache_module.table_key
     monkeypatch.setattr(strategy_cache_module, "table_key", lambda rules, kind="": "0" * 64)
     stale = strategy_cache_module.write(OFFICIAL, tmp_path, official.arrays())

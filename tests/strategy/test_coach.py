@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from games import coach
-from games.rules import OFFICIAL, Category, Position, Scorecard
+from games.engine.rules import OFFICIAL, Category, Position, Scorecard
+from games.insight import coach
 from games.strategy import Strategy
 
 ONLY_CHANCE = Scorecard.from_filled(

@@ -13,7 +13,7 @@ from itertools import combinations
 
 import pytest
 
-from games.rules import FREE_JOKER, OFFICIAL, Rules, Scorecard
+from games.engine.rules import FREE_JOKER, OFFICIAL, Rules, Scorecard
 from games.strategy import Strategy
 
 from .brute import BruteForce

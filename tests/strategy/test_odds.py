@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from games.rules import FREE_JOKER, OFFICIAL, Category, Position, Scorecard, get_rules
+from games.engine.rules import FREE_JOKER, OFFICIAL, Category, Position, Scorecard, get_rules
 from games.strategy import Strategy
 from games.strategy import odds as odds_module
 from games.strategy.dice import LEVELS, ROLL_INDEX, outcome_probabilities, sub_keeps

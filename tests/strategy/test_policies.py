@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import OFFICIAL, Category, IllegalMoveError, Position, Scorecard
+from games.engine.rules import OFFICIAL, Category, IllegalMoveError, Position, Scorecard
 from games.strategy import Strategy, odds
 from games.strategy.policies import Move, casual, choose, optimal, to_win
 

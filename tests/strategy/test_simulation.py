@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import statistics
 
-from games.rules import Category, Game
+from games.engine.rules import Category, Game
 from games.strategy import Strategy
 
 GAMES = 2_000

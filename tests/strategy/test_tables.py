@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games.rules import (
+from games.engine.rules import (
     FREE_JOKER,
     OFFICIAL,
     YAHTZEE_BONUS,

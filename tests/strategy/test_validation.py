@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from games.rules import (
+from games.engine.rules import (
     FREE_JOKER,
     OFFICIAL,
     Category,

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from games.rules import (
+from games.engine.rules import (
     FREE_JOKER,
     OFFICIAL,
     UPPER,

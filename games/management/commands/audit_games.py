@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.audit import audit_all
+from games.web.audit import audit_all
 
 
 class Command(BaseCommand):

@@ -1,7 +1,7 @@
 """Write ``box_scores.csv``: the points of every box for each of the 252 distinct rolls.
 
 This is an independent reference scorer for the engine's ``box_score``. It
-shares no code with ``games.rules`` and works another way: each roll is the
+shares no code with ``games.engine.rules`` and works another way: each roll is the
 sorted string of its faces ("11346"), and every lower box is a regular
 expression or substring test on that string. Re-run it with::
 

@@ -47,8 +47,10 @@ def main() -> None:
     settings.YAHTZEE_DICE = "__main__.seeded_roll"
     call_command("migrate", verbosity=0)
 
-    from games import history, review, services, views
+    from games.insight import review
+    from games.live import services
     from games.models import FilledBox, Game, GameEvent, Player
+    from games.web import history, views
     from tests.server.helpers import Table, play_out
 
     codes: list[str] = []

@@ -1,0 +1,563 @@
+"""The live room: one websocket per browser tab (or outside client) at ``/ws/games/<code>/``.
+
+The consumer is thin. It finds the connection's seat, joins the room's group,
+sends a snapshot, turns each message into a call to :mod:`games.live.services`,
+and relays the events the services broadcast. Every message is read and checked
+by :func:`games.wire.protocol.decode`, and every refusal, from the protocol, the
+rules or the services, becomes an error for the sender alone in one place,
+:meth:`GameConsumer.receive`. The messages are documented in
+``docs/protocol.md`` and declared in :mod:`games.wire.protocol`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
+from redis.exceptions import RedisError
+
+from games.engine import rules
+from games.insight import chances, coach
+from games.live import heartbeat, outbox, services, shutdown
+from games.live.services import CommandError
+from games.models import room_group
+from games.wire import protocol
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
+    from django.contrib.sessions.backends.base import SessionBase
+
+logger = logging.getLogger(__name__)
+
+#: The largest message a client may send, in bytes of UTF-8.
+MAX_MESSAGE_BYTES = protocol.MAX_MESSAGE_BYTES
+#: A command's handler; its message is of the type it is filed under in ``commands``.
+Handler = Callable[["GameConsumer", Any], Awaitable[None]]
+#: Close code when the invite code leads nowhere (4000-4999 are the application's own).
+CLOSE_NO_SUCH_GAME = 4404
+#: Close code of a socket that cannot be served now (the database or Redis is away):
+#: 1013, "Try Again Later"; the room's page calls again at once.
+CLOSE_TRY_AGAIN_LATER = 1013
+#: What the database or Redis raise while they are away: a command is answered
+#: ``unavailable`` and the socket stays open.
+UNAVAILABLE = outbox.UNAVAILABLE
+#: How long a consumer waits before asking the channel layer again after it failed.
+LAYER_RETRY_SECONDS = 0.5
+
+
+class RateLimit:
+    """A token bucket: ``burst`` messages at once, then ``per_second`` on average.
+
+    Far above what a person can send, far below what a runaway script does.
+    """
+
+    def __init__(self, burst: float = 30, per_second: float = 10) -> None:
+        self.burst = burst
+        self.per_second = per_second
+        self.tokens = burst
+        self.updated = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.per_second)
+        self.updated = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class SharedAnswers:
+    """Answers worked out once per key in this process, however many sockets ask.
+
+    The chances to win at one version of one game are the same for every watcher: the
+    first socket to ask starts the work, the others asking meanwhile wait for the same
+    answer, and later ones are answered from memory (the last ``size`` answers are
+    kept). A game's play at a version never changes, so an answer never goes stale.
+    An asker that goes away does not stop the work the others wait for; work that
+    fails is not kept, and the next asker starts it again.
+    """
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self.answers: OrderedDict[Hashable, Any] = OrderedDict()
+        self.running: dict[Hashable, asyncio.Future[Any]] = {}
+        #: How many times work was started: for tests and benchmarks.
+        self.computed = 0
+
+    async def get(self, key: Hashable, work: Callable[[], Awaitable[Any]]) -> Any:
+        if key in self.answers:
+            self.answers.move_to_end(key)
+            return self.answers[key]
+        running = self.running.get(key)
+        if running is None or running.get_loop() is not asyncio.get_running_loop():
+            running = asyncio.ensure_future(work())
+            self.computed += 1
+            self.running[key] = running
+            running.add_done_callback(lambda done: self._keep(key, done))
+        return await asyncio.shield(running)
+
+    def _keep(self, key: Hashable, done: asyncio.Future[Any]) -> None:
+        if self.running.get(key) is done:
+            del self.running[key]
+        if done.cancelled() or done.exception() is not None:
+            return
+        self.answers[key] = done.result()
+        while len(self.answers) > self.size:
+            self.answers.popitem(last=False)
+
+
+#: The chances to win, by game and version of its play (:meth:`GameConsumer.do_odds`).
+odds_answers = SharedAnswers()
+
+
+# Channels has no type hints: its consumer classes are Any to mypy.
+class NoRoomConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+    """A websocket to a path that is no room: accepted, then closed with a clear code."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close(code=CLOSE_NO_SUCH_GAME)
+
+
+class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+    """One connection to a game room, as a seated player or as a watcher."""
+
+    code: str
+    rate_limit: RateLimit
+    player_id: int | None = None
+    #: The id of this connection's row (:mod:`games.live.heartbeat`), once it has arrived.
+    connection_id: int | None = None
+    #: The version of the last event this connection was sent; older ones are not sent again.
+    version = 0
+    #: The name this connection goes by in the watchers' chat while it watches (``None``
+    #: until it has one, and while it holds a seat).
+    watcher_name: str | None = None
+    #: Whether a player chose to read the watchers' chat here (watchers always do).
+    reads_watchers = False
+    #: The answers to ``odds`` requests still being worked out (:meth:`send_odds`).
+    odds_tasks: set[asyncio.Task[None]]
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Hand a message to its handler, without Channels' database clean-up before each one.
+
+        Channels closes stale database connections before every message, on the one
+        thread that runs database work: a thread hop for every frame and every event
+        relayed, queued behind the commands. Here the database is only reached through
+        the services, wrapped in ``database_sync_to_async`` (through
+        :func:`games.live.outbox.on_database_thread`), which cleans up itself.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """As Channels' consumer, but a channel layer that fails (Redis away for a moment)
+        is asked again, instead of taking the socket down with it."""
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        self.channel_name = await self._until_it_answers(self.channel_layer.new_channel)
+        self.base_send = send
+        with contextlib.suppress(StopConsumer):  # The socket closed: the consumer is done.
+            await await_many_dispatch([receive, self.room_receive], self.dispatch)
+
+    async def room_receive(self) -> dict[str, Any]:
+        """The next message for this socket from the channel layer, however long Redis is away.
+
+        Once Redis is back, the socket joins its room's group again (a Redis restarted
+        without its data has forgotten it) and is sent a fresh snapshot, for what it
+        missed meanwhile.
+        """
+        while True:
+            try:
+                message: dict[str, Any] = await self.channel_layer.receive(self.channel_name)
+                return message
+            except (RedisError, OSError) as error:
+                logger.warning("the channel layer failed (%s); joining the room again", error)
+            await asyncio.sleep(LAYER_RETRY_SECONDS)
+            if self.connection_id is not None:  # It had joined the room: join it again.
+                await self._until_it_answers(
+                    self.channel_layer.group_add, room_group(self.code), self.channel_name
+                )
+                with contextlib.suppress(*UNAVAILABLE):  # The client asks again if need be.
+                    await self.send_snapshot()
+
+    @staticmethod
+    async def _until_it_answers(call: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+        while True:
+            try:
+                return await call(*args)
+            except (RedisError, OSError) as error:
+                logger.warning("the channel layer failed (%s); asking again", error)
+                await asyncio.sleep(LAYER_RETRY_SECONDS)
+
+    async def connect(self) -> None:
+        """Accept at once, then find the seat and send the snapshot.
+
+        The handshake does not wait for the database: in a burst of reconnections
+        (every browser after a restart) the proxy and Daphne would give up on
+        handshakes queued behind the others' database work. A refusal comes as a
+        close code the page understands, after the handshake (before it, a client
+        would only see a bare HTTP 403).
+        """
+        self.code = self.scope["url_route"]["kwargs"]["code"]
+        self.rate_limit = RateLimit()
+        self.odds_tasks = set()
+        await self.accept()
+        if shutdown.stopping.is_set():  # This process is stopping: come back, to another.
+            await self.close(code=shutdown.SERVICE_RESTART)
+            return
+        try:
+            await self.arrive()
+        except CommandError:  # There is no such room.
+            await self.close(code=CLOSE_NO_SUCH_GAME)
+        except UNAVAILABLE as error:
+            logger.warning("a socket to %s could not be served: %s", self.code, error)
+            await self.close(code=CLOSE_TRY_AGAIN_LATER)
+
+    async def arrive(self) -> None:
+        """Join the room's group, take this connection's seat, and send the snapshot."""
+        session_key, user_id = self.identity()
+        # Join the group before reading the snapshot, so no event falls between the two.
+        await self.channel_layer.group_add(room_group(self.code), self.channel_name)
+        self.player_id, self.connection_id, snapshot = await outbox.run(
+            services.arrive, self.code, session_key=session_key, user_id=user_id
+        )
+        self.beat()
+        shutdown.sockets.add(self)
+        self.version = max(self.version, snapshot["version"])
+        await self.send_json(snapshot)
+        await self.send_watching()
+
+    def identity(self) -> tuple[str, int | None]:
+        """This connection's browser session key, and its account's id when logged in.
+
+        ``AuthMiddlewareStack`` has loaded the user before the consumer starts.
+        """
+        session: SessionBase | None = self.scope.get("session")
+        user: AbstractBaseUser | AnonymousUser | None = self.scope.get("user")
+        session_key = (session.session_key if session is not None else None) or ""
+        user_id = user.pk if user is not None and user.is_authenticated else None
+        return session_key, user_id
+
+    def beat(self) -> None:
+        """Keep this connection's row alive, acting for its seat, in this process's heartbeat."""
+        assert self.connection_id is not None
+        heartbeat.sockets[self.connection_id] = heartbeat.Socket(
+            self.connection_id, self.code, self.player_id, self.watcher_name or ""
+        )
+
+    async def take_seat(self, player_id: int | None) -> None:
+        """This connection acts for the seat ``player_id`` now (``None``: it watches)."""
+        assert self.connection_id is not None
+        await outbox.run(services.move_connection, self.code, self.connection_id, player_id)
+        self.player_id = player_id
+        self.beat()
+        await self.send_watching()
+
+    async def disconnect(self, code: int) -> None:
+        shutdown.sockets.discard(self)
+        # Nobody to answer now (the work other sockets wait for goes on).
+        for task in list(getattr(self, "odds_tasks", ())):
+            task.cancel()
+        if self.connection_id is not None:
+            heartbeat.sockets.pop(self.connection_id, None)
+        try:
+            await self.channel_layer.group_discard(room_group(self.code), self.channel_name)
+            if self.connection_id is not None:
+                await outbox.run(services.disconnect, self.code, self.connection_id)
+        except UNAVAILABLE as error:  # Its row expires by itself (games/live/heartbeat.py).
+            logger.warning("a closed socket to %s was not counted out: %s", self.code, error)
+
+    # -- from the client ----------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Read one message, run its command, and answer any refusal to the sender only."""
+        request_id: protocol.RequestId = None
+        try:
+            frame = text_data if text_data is not None else bytes_data
+            message = protocol.decode(frame, admit=self.rate_limit.allow)
+            request_id = message.id
+            await self.commands[type(message)](self, message)
+        except (protocol.ProtocolError, CommandError, rules.RuleError) as error:
+            if isinstance(error, protocol.ProtocolError):
+                request_id = error.id
+            await self.send_error(error.code, str(error), request_id)
+        except UNAVAILABLE as error:
+            logger.warning("a command in %s met an outage: %s", self.code, error)
+            await self.send_error(
+                "unavailable",
+                "the game's database or messaging is away for a moment; nothing was done: "
+                "try again",
+                request_id,
+            )
+
+    async def send_error(self, code: str, message: str, request_id: protocol.RequestId) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message, "id": request_id})
+
+    async def do_join(self, message: protocol.Join) -> None:
+        if self.player_id is not None:
+            raise CommandError("already_seated", "you already have a seat in this game")
+        session_key, user_id = self.identity()
+        player = await outbox.run(
+            services.join_game,
+            self.code,
+            message.name,
+            session_key=session_key,
+            user_id=user_id,
+        )
+        await self.take_seat(player.pk)
+        await self.send_json(
+            {"type": "joined", "seat": player.seat, "token": player.token, "id": message.id}
+        )
+
+    async def do_resume(self, message: protocol.Resume) -> None:
+        assert self.connection_id is not None
+        self.player_id = await outbox.run(
+            services.resume, self.code, message.token, connection_id=self.connection_id
+        )
+        self.beat()
+        await self.send_snapshot()
+        await self.send_watching()
+
+    async def do_leave(self, message: protocol.Leave) -> None:
+        await self.call(services.leave_game, message)
+        await self.take_seat(None)
+
+    async def do_start(self, message: protocol.Start) -> None:
+        await self.call(services.start_game, message, version=message.version)
+
+    async def do_roll(self, message: protocol.Roll) -> None:
+        hold = message.hold
+        await self.call(services.roll, message, hold, version=message.version)
+
+    async def do_hold(self, message: protocol.Hold) -> None:
+        # No version: a hold changes nobody's choices, so quick clicks must never be stale.
+        await self.call(services.hold, message, message.hold)
+
+    async def do_score(self, message: protocol.Score) -> None:
+        await self.call(services.score, message, message.category, version=message.version)
+
+    async def do_chat(self, message: protocol.Chat) -> None:
+        await self.call(services.chat, message, message.text)
+
+    async def do_watcher_chat(self, message: protocol.WatcherChat) -> None:
+        assert self.connection_id is not None
+        self.not_acting_for_a_seat(message)
+        name = await outbox.run(
+            services.watcher_chat,
+            self.code,
+            self.connection_id,
+            message.text,
+            sender=self.identity()[0] or f"socket-{self.connection_id}",
+        )
+        if name != self.watcher_name:  # A player sat down under a name like this watcher's.
+            self.watcher_name = name
+            self.beat()
+            await self.send_watching()
+
+    async def do_watcher_name(self, message: protocol.WatcherName) -> None:
+        assert self.connection_id is not None
+        self.not_acting_for_a_seat(message)
+        self.watcher_name = await outbox.run(
+            services.watcher_name, self.code, self.connection_id, message.name
+        )
+        self.beat()
+        await self.send_watching(message.id)
+
+    async def do_read_watchers(self, message: protocol.ReadWatchers) -> None:
+        if self.player_id is None:
+            raise CommandError(
+                "not_a_player", "watchers always read the watchers' chat; players choose to"
+            )
+        if message.seat is not None:  # As every command of a seat: its own seat only.
+            await outbox.on_database_thread(services.check_seat, self.code)(
+                self.code, self.player_id, message.seat
+            )
+        self.reads_watchers = message.read
+        await self.send_watching(message.id)
+
+    def not_acting_for_a_seat(self, message: protocol.Message) -> None:
+        """A watcher's command names no seat: a watcher acts for nobody."""
+        if message.seat is not None:
+            raise CommandError("not_your_seat", "a watcher acts for no seat")
+
+    async def do_rematch(self, message: protocol.Rematch) -> None:
+        # The rematch event reaches everyone in the room, the asker too, with the new room.
+        await outbox.run(services.rematch, self.code, self.player_id, as_seat=message.seat)
+
+    async def do_coach(self, message: protocol.Coach) -> None:
+        await self.call(services.set_coach, message, message.on)
+
+    async def do_bot_pace(self, message: protocol.BotPace) -> None:
+        await self.call(services.set_bot_pace, message, message.pace)
+
+    async def do_add_bot(self, message: protocol.AddBot) -> None:
+        await self.call(services.add_bot, message, message.level)
+
+    async def do_remove_bot(self, message: protocol.RemoveBot) -> None:
+        await self.call(services.remove_bot, message, message.bot)
+
+    async def do_back(self, message: protocol.Back) -> None:
+        await self.call(services.come_back, message)
+
+    async def do_remove_player(self, message: protocol.RemovePlayer) -> None:
+        await self.call(services.remove_player, message, message.player)
+
+    async def do_hand_to_bot(self, message: protocol.HandToBot) -> None:
+        await self.call(services.hand_to_bot, message, message.player)
+
+    async def do_advice(self, message: protocol.Advice) -> None:
+        """The coach's advice for the player on turn, to this connection alone."""
+        position, version, cards, left = await outbox.on_database_thread(
+            services.coach_view, self.code
+        )(self.code, self.player_id, as_seat=message.seat)
+        # A table may load from disk (or compute) first: off the database thread.
+        advice = await sync_to_async(coach.advice, thread_sensitive=False)(
+            position, version, cards, left
+        )
+        await self.send_json({**advice, "id": message.id})
+
+    async def do_odds(self, message: protocol.Odds) -> None:
+        """Each seat's chance to win, to this connection alone (watchers, and players in a room
+        that shows them): worked out once per version of the play in this process, off the
+        event loop and off the database thread.
+
+        The request is checked here (a refusal is answered at once); the answer is sent
+        by a task of its own, so the room's events go on reaching this socket meanwhile
+        (the first answer in a process may load the odds table from disk, or build it).
+        The page drops an answer that a newer move overtook.
+        """
+        game, version = await outbox.on_database_thread(services.odds_game, self.code)(
+            self.code, self.player_id, message.version, as_seat=message.seat
+        )
+        task = asyncio.ensure_future(self.send_odds(game, version, message))
+        self.odds_tasks.add(task)
+        task.add_done_callback(self.odds_tasks.discard)
+
+    async def send_odds(self, game: rules.Game, version: int, message: protocol.Odds) -> None:
+        work = sync_to_async(chances.odds_message, thread_sensitive=False)
+        try:
+            answer = await odds_answers.get((self.code, version), lambda: work(game, version))
+        except Exception:  # A fault of ours: the asker is told, and may ask again.
+            logger.exception("the chances to win in %s at %s failed", self.code, version)
+            await self.send_error(
+                "unavailable", "the chances to win could not be worked out: ask again", message.id
+            )
+            return
+        await self.send_json({**answer, "version": message.version, "id": message.id})
+
+    async def do_snapshot(self, message: protocol.SnapshotRequest) -> None:
+        await self.send_snapshot()
+
+    async def do_ping(self, message: protocol.Ping) -> None:
+        await self.send_json({"type": "pong", "id": message.id})
+
+    #: The handler of each message type; every type of :data:`protocol.ClientMessage` has one.
+    commands: ClassVar[dict[type[protocol.Message], Handler]] = {
+        protocol.Join: do_join,
+        protocol.Resume: do_resume,
+        protocol.Leave: do_leave,
+        protocol.Start: do_start,
+        protocol.Roll: do_roll,
+        protocol.Hold: do_hold,
+        protocol.Score: do_score,
+        protocol.Chat: do_chat,
+        protocol.WatcherChat: do_watcher_chat,
+        protocol.WatcherName: do_watcher_name,
+        protocol.ReadWatchers: do_read_watchers,
+        protocol.Rematch: do_rematch,
+        protocol.Coach: do_coach,
+        protocol.BotPace: do_bot_pace,
+        protocol.AddBot: do_add_bot,
+        protocol.RemoveBot: do_remove_bot,
+        protocol.Back: do_back,
+        protocol.RemovePlayer: do_remove_player,
+        protocol.HandToBot: do_hand_to_bot,
+        protocol.Advice: do_advice,
+        protocol.Odds: do_odds,
+        protocol.SnapshotRequest: do_snapshot,
+        protocol.Ping: do_ping,
+    }
+
+    async def call(
+        self, service: Callable[..., Any], message: protocol.Message, *args: Any, **kw: Any
+    ) -> Any:
+        """Run a command of this connection's seat and return what it returns; its events
+        come back through the group."""
+        return await outbox.run(
+            service, self.code, self.player_id, *args, as_seat=message.seat, **kw
+        )
+
+    # -- to the client ------------------------------------------------------
+
+    async def send_snapshot(self) -> dict[str, Any]:
+        snapshot = await outbox.on_database_thread(services.snapshot, self.code)(
+            self.code, self.player_id
+        )
+        self.version = max(self.version, snapshot["version"])
+        await self.send_json(snapshot)
+        return snapshot
+
+    async def send_watching(self, request_id: protocol.RequestId = None) -> None:
+        """Tell this connection how it takes part in the watchers' chat: as a watcher, under
+        its name (given the first free ``Watcher N`` when it has none yet), or as a player
+        who reads it or not."""
+        if self.player_id is None and self.watcher_name is None:
+            assert self.connection_id is not None
+            self.watcher_name = await outbox.run(
+                services.watcher_name, self.code, self.connection_id
+            )
+            self.beat()
+        watching = self.player_id is None
+        await self.send_json(
+            {
+                "type": "watching",
+                "name": self.watcher_name if watching else None,
+                "read": watching or self.reads_watchers,
+                "id": request_id,
+            }
+        )
+
+    async def send_json(self, content: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(content))
+
+    async def game_event(self, message: dict[str, Any]) -> None:
+        """Events from the room's group (:func:`games.live.outbox.send`): each sent on unless this
+        connection has it already."""
+        for version, text in zip(message["versions"], message["texts"], strict=True):
+            if version > self.version:
+                self.version = version
+                await self.send(text_data=text)
+
+    async def layer_reconnected(self, message: dict[str, Any]) -> None:
+        """Redis is back after an outage (:mod:`games.live.layers`): what this socket missed
+        meanwhile is in a fresh snapshot."""
+        if self.connection_id is not None:  # It had arrived: it has a room to catch up on.
+            with contextlib.suppress(*UNAVAILABLE):  # The client asks again if need be.
+                await self.send_snapshot()
+
+    async def game_watcher_chat(self, message: dict[str, Any]) -> None:
+        """A line of the watchers' chat (:func:`games.live.services.watcher_chat`): to watchers,
+        and to players who chose to read it."""
+        if self.player_id is None or self.reads_watchers:
+            for text in message["texts"]:
+                await self.send(text_data=text)
+
+    async def game_presence(self, message: dict[str, Any]) -> None:
+        for text in message["texts"]:
+            await self.send(text_data=text)

@@ -1,0 +1,105 @@
+"""Who is here: each open websocket is a row that lives only as long as its process beats.
+
+A room's presence (which seats have a browser open, how many watch) used to be
+counters on the rows, raised on connect and lowered on disconnect. A killed
+process never lowered them, nor did a close lost in an outage, and nothing
+repaired them: players waited for people who were gone.
+
+Now every open socket is a :class:`~games.models.Connection` row, and presence is
+*derived*: the rows seen within :data:`EXPIRY`. Each server process refreshes
+the rows of its own sockets every :data:`HEARTBEAT` in one statement
+(:func:`beat`), so the rows of a killed process stop being refreshed, stop
+counting :data:`EXPIRY` later, and are swept away by any process (:func:`sweep`),
+which tells their rooms. A process whose rows were swept while it was cut off
+from the database (an outage longer than :data:`EXPIRY`) writes them back on its
+next beat and tells the rooms too. So no close, crash or outage leaves presence
+wrong for longer than :data:`EXPIRY` and a beat.
+
+The rows are written by :mod:`games.live.services` (``arrive``, ``move_connection``,
+``disconnect``, ``presence``); this module keeps the process's own list of its sockets and its
+heartbeat's steps; the loop that runs them and tells the rooms (it calls the services,
+which read :func:`fresh_since` here) is :func:`games.live.watch.keep_alive`, beside the
+clock's watch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Final
+
+from games.live import clock
+
+#: How often a process refreshes its sockets' rows.
+HEARTBEAT: Final = timedelta(seconds=5)
+#: A row not refreshed for this long is a socket whose process is gone.
+EXPIRY: Final = timedelta(seconds=20)
+
+
+@dataclass(frozen=True)
+class Socket:
+    """One of this process's open sockets: its row's id, its room, the seat it acts for, and
+    the name it goes by in the watchers' chat (empty: none yet)."""
+
+    id: int
+    code: str
+    player_id: int | None
+    name: str = ""
+
+
+#: This process's open sockets, by row id (kept on the event loop's thread only).
+sockets: dict[int, Socket] = {}
+
+
+def fresh_since(at: datetime | None = None) -> datetime:
+    """Rows seen since this moment count as connected."""
+    return (at or clock.now()) - EXPIRY
+
+
+def beat(alive: list[Socket]) -> list[str]:
+    """Refresh the rows of this process's sockets ``alive``; write back any that were swept
+    (the process was cut off for a while). Returns the rooms whose presence that changed."""
+    from games.models import Connection, Game, Player
+
+    now = clock.now()
+    ids = [socket.id for socket in alive]
+    if Connection.objects.filter(pk__in=ids).update(seen_at=now) == len(ids):
+        return []  # Every row was there: the usual beat, one statement.
+    kept = set(Connection.objects.filter(pk__in=ids).values_list("pk", flat=True))
+    # A socket that closed since ``alive`` was read had its row deleted on purpose: it is
+    # gone from :data:`sockets` first (the consumer forgets it before deleting its row),
+    # so it is not written back as a ghost.
+    lost = [socket for socket in alive if socket.id not in kept and socket.id in sockets]
+    if not lost:
+        return []
+    games = dict(Game.objects.filter(code__in={s.code for s in lost}).values_list("code", "pk"))
+    seats = set(
+        Player.objects.filter(pk__in={s.player_id for s in lost}).values_list("pk", flat=True)
+    )
+    Connection.objects.bulk_create(
+        [
+            # A seat freed meanwhile (in the lobby): the socket watches, as after a leave.
+            Connection(
+                id=s.id,
+                game_id=games[s.code],
+                player_id=s.player_id if s.player_id in seats else None,
+                seen_at=now,
+                name=s.name,
+            )
+            for s in lost
+            if s.code in games  # A deleted room has nobody to tell.
+        ],
+        ignore_conflicts=True,  # Another beat of this process wrote it back first.
+    )
+    return sorted({s.code for s in lost if s.code in games})
+
+
+def sweep() -> list[str]:
+    """Delete the rows no process has refreshed within :data:`EXPIRY`; the rooms they were in."""
+    from games.models import Connection
+
+    expired = Connection.objects.filter(seen_at__lt=fresh_since())
+    codes = sorted(set(expired.values_list("game__code", flat=True)))
+    if codes:
+        expired.delete()
+    return codes

@@ -1,0 +1,274 @@
+"""Telling the room, after the database: broadcasts and bot turns leave from the event loop.
+
+A command (:mod:`games.live.services`) runs on the database thread and commits. What
+it must tell the room, and whether it handed the turn to a bot, goes into an
+:class:`Outbox` once the transaction has committed, so nobody is told of a
+change that was rolled back. :func:`run` is how the websocket consumer and the
+bots call a command: the command runs on the database thread, and the event
+loop then sends its messages and starts the bot's driver. The database thread
+never waits on the event loop, and the event loop never waits on the database
+thread while it sends.
+
+Called outside :func:`run` (a page's POST, a management command, a test), a
+command delivers its messages itself once it commits, from its own thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import weakref
+import zlib
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any, ParamSpec, TypeVar
+
+import msgspec
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+from redis.exceptions import RedisError
+
+from games.models import room_group
+
+logger = logging.getLogger(__name__)
+
+#: What the database or Redis raise while they are away (a refusal, a timeout, a
+#: connection gone): a moment to wait, not a fault. A socket's command is answered
+#: ``unavailable`` (:mod:`games.live.consumers`), a bot waits and plays on (:mod:`games.live.bots`).
+UNAVAILABLE = (OperationalError, InterfaceError, RedisError, OSError)
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+@dataclass
+class Outbox:
+    """What committed commands have to tell: messages by room, and rooms with a bot on turn."""
+
+    #: (room's invite code, the handler of the consumers, the messages), in commit order.
+    sends: list[tuple[str, str, list[dict[str, Any]]]] = field(default_factory=list)
+    #: Invite codes of the games where a bot is now on turn.
+    bots: list[str] = field(default_factory=list)
+
+    async def deliver(self) -> None:
+        """Send every message to its room, in order, then start the bots' drivers.
+
+        Who is here (``game.presence``) is a state, not an event: of the presence
+        messages for a room within :data:`PRESENCE_EVERY` seconds, only the last is
+        sent (a burst of reconnections would send a room one per socket).
+        """
+        for code, handler, messages in self.sends:
+            if handler == PRESENCE and messages:
+                tell_presence_soon(code, messages[-1])
+                continue
+            try:
+                await send(code, handler, messages)
+            except (RedisError, OSError) as error:  # The change stands: not the caller's error.
+                logger.warning(
+                    "room %s missed news of a committed change (%s); its sockets catch up "
+                    "from the snapshot each is sent when Redis is back",
+                    code,
+                    error,
+                )
+        for code in self.bots:
+            _start_bot(code)
+
+
+def _no_bots(code: str) -> None:
+    raise RuntimeError(f"a bot is on turn in room {code}, and no bot driver was registered")
+
+
+#: Starts the driver of the bot on turn in a room. The bots call the services, which post
+#: here, so this module cannot import them: :mod:`games.apps` registers
+#: :func:`games.live.bots.kick` at start-up (:func:`drive_bots_with`).
+_start_bot: Callable[[str], None] = _no_bots
+
+
+def drive_bots_with(start: Callable[[str], None]) -> None:
+    """Start each room's bot with ``start(code)`` once the messages of a command are sent."""
+    global _start_bot
+    _start_bot = start
+
+
+_current: ContextVar[Outbox | None] = ContextVar("games_outbox", default=None)
+
+
+def post(code: str, handler: str, messages: list[dict[str, Any]], *, bot: bool = False) -> None:
+    """Tell room ``code`` these messages (and start its bot if ``bot``): call once committed.
+
+    Inside :func:`run` they wait in its outbox for the event loop; anywhere else they
+    are sent at once from this thread (a bot then waits for a browser to open the room).
+    """
+    outbox = _current.get()
+    if outbox is not None:
+        outbox.sends.append((code, handler, messages))
+        if bot:
+            outbox.bots.append(code)
+    elif messages:
+        async_to_sync(_group_send)(code, handler, messages)
+
+
+@contextmanager
+def collecting() -> Iterator[Outbox]:
+    """Keep what the commands run in this block post, in the outbox it gives, unsent."""
+    outbox = Outbox()
+    token = _current.set(outbox)
+    try:
+        yield outbox
+    finally:
+        _current.reset(token)
+
+
+async def run(command: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """Run a service ``command`` on its game's database thread, then deliver what it committed.
+
+    The game is the command's first argument (its invite code, or an object with a
+    ``code``). Its messages are sent even when the command raises after a commit
+    (nothing does today, but a message about a committed change must never be lost).
+    """
+
+    def collected() -> tuple[tuple[T] | Exception, Outbox]:
+        # The command's result in a 1-tuple (the result may itself be None), or its error.
+        with collecting() as outbox:
+            try:
+                return (command(*args, **kwargs),), outbox
+            except Exception as error:  # Refusals; delivered below after the outbox.
+                return error, outbox
+
+    first = args[0] if args else None
+    game = first if isinstance(first, str) else getattr(first, "code", None)
+    outcome, outbox = await on_database_thread(collected, game)()
+    await outbox.deliver()
+    if isinstance(outcome, Exception):
+        raise outcome
+    return outcome[0]
+
+
+def on_database_thread(
+    function: Callable[P, T], game: str | None = None
+) -> Callable[P, Coroutine[Any, Any, T]]:
+    """``function`` to run on a database thread (Channels' ``database_sync_to_async``, typed).
+
+    With several database threads (``settings.DATABASE_THREADS``), the work of game
+    ``game`` always goes to the same one, so a game's commands run one at a time and in
+    order, while other games' run beside them; without a game, or with one thread, it
+    goes to Channels' single database thread.
+    """
+    if game is None or settings.DATABASE_THREADS == 1:
+        wrapped: Callable[P, Coroutine[Any, Any, T]] = database_sync_to_async(function)
+    else:
+        wrapped = database_sync_to_async(
+            function, thread_sensitive=False, executor=_thread_of(game)
+        )
+    return wrapped
+
+
+_threads: list[ThreadPoolExecutor] = []
+# A forked child (a test's server) has none of its parent's threads: it makes its own.
+os.register_at_fork(after_in_child=_threads.clear)
+
+
+def _thread_of(game: str) -> ThreadPoolExecutor:
+    """The one-thread executor of ``game``'s database work (made on first use)."""
+    if len(_threads) != settings.DATABASE_THREADS:
+        _threads[:] = [
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"database-{n}")
+            for n in range(settings.DATABASE_THREADS)
+        ]
+    return _threads[zlib.crc32(game.encode()) % len(_threads)]
+
+
+PRESENCE = "game.presence"
+#: Presence messages for a room are sent at most this often, in seconds (the last one).
+PRESENCE_EVERY = 0.2
+#: The presence message each room is waiting to be sent, by invite code.
+_presence_due: dict[str, dict[str, Any]] = {}
+
+
+def tell_presence_soon(code: str, message: dict[str, Any]) -> None:
+    """Send room ``code`` this presence message within :data:`PRESENCE_EVERY` seconds, unless
+    a newer one replaces it first (call from the event loop)."""
+    waiting = code in _presence_due
+    _presence_due[code] = message
+    if not waiting:
+        asyncio.get_running_loop().call_later(
+            PRESENCE_EVERY, lambda: _background(_send_presence(code))
+        )
+
+
+async def _send_presence(code: str) -> None:
+    message = _presence_due.pop(code, None)
+    if message is not None:
+        await send(code, PRESENCE, [message])
+
+
+_sending: set[asyncio.Task[None]] = set()
+
+
+def _background(coroutine: Coroutine[Any, Any, None]) -> None:
+    task = asyncio.get_running_loop().create_task(coroutine)
+    _sending.add(task)  # Kept until done, so it is not collected midway.
+    task.add_done_callback(_sending.discard)
+
+
+#: One lock per room in this process, so that two commands' messages to one room leave
+#: in the order the commands committed (each waits here in the order it resumed).
+_room_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+
+#: How long a message about a committed change waits for the channel layer to answer
+#: (Redis restarting), in seconds, before the command is answered ``unavailable``.
+SEND_PATIENCE = 5.0
+#: Seconds between two tries.
+SEND_RETRY = 0.25
+
+
+async def send(code: str, handler: str, messages: list[dict[str, Any]]) -> None:
+    """Send ``messages`` to everyone in room ``code``, after any this process sent it before.
+
+    The messages tell of changes already committed: while Redis is away they are tried
+    again for :data:`SEND_PATIENCE` seconds. Past that the error goes to the caller
+    (:meth:`Outbox.deliver` logs it: the command was applied all the same); the
+    sockets catch up from the snapshot each is sent when Redis is back
+    (:mod:`games.live.layers`).
+    """
+    lock = _room_locks.get(code)
+    if lock is None:
+        lock = _room_locks[code] = asyncio.Lock()
+    async with lock:
+        loop = asyncio.get_running_loop()
+        give_up_at = loop.time() + SEND_PATIENCE
+        while True:
+            try:
+                await _group_send(code, handler, messages)
+                return
+            except (RedisError, OSError) as error:
+                if loop.time() >= give_up_at:
+                    raise
+                logger.warning("could not tell room %s (%s); trying again", code, error)
+            await asyncio.sleep(SEND_RETRY)
+
+
+_encoder = msgspec.json.Encoder()
+
+
+async def _group_send(code: str, handler: str, messages: list[dict[str, Any]]) -> None:
+    """One group message for all of ``messages``: the consumers' ``handler`` gets
+    ``{"versions": [...], "texts": [...]}`` and passes on each text its socket has not had.
+    """
+    layer = get_channel_layer()
+    if layer is None or not messages:  # pragma: no cover - the settings always set a layer
+        return
+    # Each message is encoded once, here, for every socket of every process.
+    texts = [_encoder.encode(message).decode() for message in messages]
+    versions = [message.get("version") for message in messages]
+    await layer.group_send(
+        room_group(code), {"type": handler, "versions": versions, "texts": texts}
+    )

@@ -1,0 +1,295 @@
+"""Accounts, which are optional: signing up, logging in, and a player's public profile.
+
+Guests play without an account; their seats belong to their browser's session.
+Signing up or logging in keeps those seats: Django gives the browser a new
+session key when it logs in (against session fixation), so both views note the
+old key first and then hand the seats over with
+:func:`games.live.services.claim_guest_seats`, which also makes the guest's games the
+account's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm, UsernameField
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods, require_safe
+
+from games.engine import names
+from games.live import limits, services
+from games.models import UsernameKey
+from games.web import charts, history
+from games.web.history import GameSummary, Seat
+from games.web.stats import PlayerStats, player_stats
+
+GAMES_PER_PAGE = 20
+#: What a figure shows before there is anything to count.
+NOTHING_YET = "\N{EN DASH}"
+
+if TYPE_CHECKING:
+    # django-stubs makes Django's forms generic in their model; Django's classes take no
+    # type argument at run time.
+    _UserCreationForm = UserCreationForm[User]
+else:
+    _UserCreationForm = UserCreationForm
+
+
+class SignupForm(_UserCreationForm):
+    """A username and a password, twice. Nothing else is asked.
+
+    The username arrives in NFKC (Django's ``UsernameField``), so logging in with
+    another form of the same letters (fullwidth, say) finds the account. Refused:
+    a username with invisible characters, one of the site's own names
+    (:data:`games.engine.names.RESERVED_USERNAMES`), and one that looks like an existing
+    account's (:func:`games.engine.names.clash`), which could pass for that player.
+    """
+
+    class Meta:
+        # UserCreationForm's own Meta, which django-stubs does not declare: the model,
+        # its one field, and the field class that brings the username to NFKC.
+        model = get_user_model()
+        fields = ("username",)
+        field_classes = {"username": UsernameField}
+
+    def clean_username(self) -> str:
+        username = super().clean_username()
+        if not username:  # Django's own error (taken, ignoring case) is already on the field.
+            return username
+        try:
+            names.check(username)
+        except names.InvalidName as error:
+            raise ValidationError(f"That username cannot be used: {error}.") from None
+        if names.is_reserved(username):
+            raise ValidationError("That username is reserved for the site.")
+        if _looks_like_an_account(username):
+            raise ValidationError(
+                "That username looks too much like another player's. Please choose another."
+            )
+        return username
+
+
+def _looks_like_an_account(username: str) -> bool:
+    """Whether ``username`` clashes with an existing account's name (one indexed lookup of
+    its forms among every account's, :class:`games.models.UsernameKey`)."""
+    return UsernameKey.objects.filter(key__in=names.clash_keys(username)).exists()
+
+
+# --------------------------------------------------------------------------
+# Signing up and logging in
+# --------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account and log in with it; this browser's guest games join it.
+
+    Afterwards the browser goes to a safe ``next`` address, or to the new profile.
+    Someone already logged in is sent on the same way: they log out first to make
+    another account, so no seat of theirs moves to it.
+    """
+    next_url = _safe_next(request)
+    if request.user.is_authenticated:
+        return redirect(next_url or reverse("profile", args=[request.user.get_username()]))
+    form = SignupForm(request.POST or None)
+    context = {"form": form, "next": next_url or ""}
+    if request.method == "POST":
+        address = limits.client_address(request)
+        wait = limits.hit("signup", address, settings.LIMIT_SIGNUPS_PER_ADDRESS)
+        if wait:  # Nothing checked, nothing created: the form again, with the name typed.
+            form = SignupForm(initial={"username": request.POST.get("username", "")})
+            refusal = _too_many("sign-up attempts", wait)
+            context = {**context, "form": form, "refusal": refusal}
+            return render(request, "registration/signup.html", context, status=429)
+        if form.is_valid():
+            user = form.save()
+            _log_in_keeping_seats(request, user)
+            return redirect(next_url or reverse("profile", args=[user.get_username()]))
+    return render(request, "registration/signup.html", context)
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login, which also keeps the seats this browser took as a guest.
+
+    Django's view already follows ``next`` only when it is safe (same host).
+    """
+
+    template_name = "registration/login.html"
+    redirect_authenticated_user = True
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        # django-axes counts one account from one address; this, one address trying many.
+        address = limits.client_address(request)
+        wait = limits.waiting("login-failures", address, settings.LIMIT_LOGIN_FAILURES_PER_ADDRESS)
+        if wait:  # Refused before any password is checked.
+            form = AuthenticationForm(request, initial={"username": request.POST.get("username")})
+            refusal = _too_many("failed log-ins", wait)
+            context = self.get_context_data(form=form, refusal=refusal)
+            return self.render_to_response(context, status=429)
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
+        address = limits.client_address(self.request)
+        limits.hit("login-failures", address, settings.LIMIT_LOGIN_FAILURES_PER_ADDRESS)
+        return super().form_invalid(form)
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        old_session_key = self.request.session.session_key or ""
+        response = super().form_valid(form)  # Logs in: the session key changes.
+        _claim_guest_seats(self.request, old_session_key, form.get_user())
+        return response
+
+
+def locked_out(
+    request: HttpRequest, response: HttpResponse | None, credentials: dict[str, Any] | None
+) -> HttpResponse:
+    """django-axes' answer to a login it refuses (``AXES_LOCKOUT_CALLABLE``): a page that
+    says why and for how long, with status 429."""
+    context = {
+        "failure_limit": settings.AXES_FAILURE_LIMIT,
+        "username": (credentials or {}).get("username") or request.POST.get("username", ""),
+        "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
+    }
+    return render(request, "registration/locked_out.html", context, status=429)
+
+
+def _too_many(what: str, wait: int) -> str:
+    return f"Too many {what} from your network: try again in {limits.wait_text(wait)}."
+
+
+def _log_in_keeping_seats(request: HttpRequest, user: User) -> None:
+    old_session_key = request.session.session_key or ""
+    # Named, as there are two backends: django-axes' checks logins and has no users.
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    _claim_guest_seats(request, old_session_key, user)
+
+
+def _claim_guest_seats(request: HttpRequest, old_session_key: str, user: AbstractBaseUser) -> None:
+    """Move the guest's seats to the new session and the account, and say how many games."""
+    new_session_key = request.session.session_key or ""
+    claimed = services.claim_guest_seats(old_session_key, new_session_key, user.pk)
+    if claimed > 0:
+        text = ngettext(
+            "%(count)d game you played in this browser is now on your account.",
+            "%(count)d games you played in this browser are now on your account.",
+            claimed,
+        ) % {"count": claimed}
+        messages.success(request, text)
+
+
+def _safe_next(request: HttpRequest) -> str | None:
+    """The ``next`` address asked for, if it stays on this site; otherwise ``None``."""
+    next_url = request.POST.get("next") or request.GET.get("next")
+    if next_url and url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return next_url
+    return None
+
+
+# --------------------------------------------------------------------------
+# The profile
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProfileGame:
+    """One game in a profile's list, from the point of view of the profile's player."""
+
+    summary: GameSummary
+    seat: Seat
+    opponents: tuple[Seat, ...]
+
+    @property
+    def url(self) -> str:
+        """The review of a game that is over; the room of a game in play."""
+        name = "review" if self.summary.is_over else "room"
+        return reverse(name, args=[self.summary.game.code])
+
+    @property
+    def played_at(self) -> datetime | None:
+        """When the game ended, or when it started while it is still in play."""
+        return self.summary.game.finished_at or self.summary.game.started_at
+
+    @property
+    def outcome(self) -> str:
+        """Won, Shared win, Lost, Left, Solo, Abandoned or In progress."""
+        if self.seat.has_left:
+            return "Left"
+        if self.summary.is_abandoned:
+            return "Abandoned"
+        if not self.summary.is_finished:
+            return "In progress"
+        if self.summary.solo:
+            return "Solo"  # Nobody to beat: never a win.
+        if not self.seat.is_winner:
+            return "Lost"
+        return "Won" if len(self.summary.winners) == 1 else "Shared win"
+
+
+@require_safe
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's public page: their record, their scores, and their games, newest first."""
+    user = get_object_or_404(get_user_model(), username=username)
+    stats = player_stats(user.pk)
+    page = Paginator(history.games_of(user_id=user.pk), GAMES_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    # The chart module escapes every text it draws, so its SVG can go in the page as it is.
+    chart = mark_safe(charts.histogram_chart(stats.totals, id_prefix="scores"))
+    return render(
+        request,
+        "games/profile.html",
+        {
+            "profile_user": user,
+            "tiles": stat_tiles(stats),
+            "chart": chart,
+            "page": page,
+            "games": profile_games(history.summaries(page.object_list), user.pk),
+            "is_own_profile": request.user.pk == user.pk,
+        },
+    )
+
+
+def profile_games(summaries: list[GameSummary], user_id: int) -> list[ProfileGame]:
+    """Each game with the account's seat picked out from its opponents."""
+    games = []
+    for summary in summaries:
+        mine = [s for s in summary.seats if s.player.user_id == user_id]
+        if not mine:  # pragma: no cover - games_of only lists games with such a seat
+            continue
+        others = tuple(s for s in summary.seats if s.player.user_id != user_id)
+        games.append(ProfileGame(summary=summary, seat=mine[0], opponents=others))
+    return games
+
+
+def stat_tiles(stats: PlayerStats) -> list[tuple[str, str]]:
+    """The profile's figures as (label, text) pairs; a dash where there is nothing yet."""
+
+    def shown(value: float | None, form: str) -> str:
+        return NOTHING_YET if value is None else format(value, form)
+
+    return [
+        ("Games", str(stats.games)),
+        ("Wins", str(stats.wins)),
+        ("Win rate", shown(stats.win_rate, ".0%")),  # Over the games against others.
+        ("Average score", shown(stats.average_score, ".1f")),
+        ("Best score", shown(stats.best_score, "d")),
+        ("Yahtzees", str(stats.yahtzees)),
+        ("Upper bonus", shown(stats.upper_bonus_rate, ".0%")),
+    ]

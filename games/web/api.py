@@ -1,0 +1,92 @@
+"""A small JSON API for clients that are not the site's pages (see ``docs/protocol.md``).
+
+It creates rooms and shows them; everything that happens in a room happens on
+its websocket. It does not use the browser's session, so it needs no CSRF
+token: a seat created here is held by the token it returns. A request body is
+read and checked by :func:`games.wire.protocol.decode_create_game`, as the websocket's
+messages are by :func:`games.wire.protocol.decode`.
+
+Other web sites must not make their visitors' browsers create rooms. A browser
+sends a cross-site ``POST`` without asking first only when its body is form data
+or ``text/plain``, and then always with an ``Origin`` header: so the API takes a
+body typed ``application/json`` alone, and refuses a request whose ``Origin`` is
+another site.
+Clients that are not browsers send no ``Origin`` and are served as before.
+"""
+
+import msgspec
+from django.http import HttpRequest, JsonResponse
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST, require_safe
+
+from games.engine import rules
+from games.live import clock, limits, services
+from games.live.services import CommandError
+from games.wire import protocol
+from yahtzee_site import origins
+
+MAX_BODY_BYTES = protocol.MAX_MESSAGE_BYTES
+
+
+def _error(status: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "message": message}}, status=status)
+
+
+@csrf_exempt
+@require_POST
+def create_game(request: HttpRequest) -> JsonResponse:
+    """``POST /api/games/`` with ``{"name", "preset", "seats", "turn_seconds", "bot_pace",
+    "show_odds"}``: a new room (201)."""
+    origin = request.headers.get("Origin")
+    if origin is not None and not origins.is_trusted(
+        origin, scheme=request.scheme or "http", host=request.get_host()
+    ):
+        return _error(403, "forbidden_origin", "rooms are created from this site's own pages")
+    # An empty body (every field left out) has nothing to type.
+    if request.body and request.content_type != "application/json":
+        return _error(415, "unsupported_media_type", "send the body as application/json")
+    try:
+        data = protocol.decode_create_game(request.body)
+    except protocol.ProtocolError as error:
+        return _error(413 if error.code == "too_large" else 400, error.code, str(error))
+    # A script has no session: its address is what is counted.
+    wait = limits.opening_a_room(limits.client_address(request))
+    if wait:
+        refused = _error(429, "rate_limited", limits.rooms_refusal(wait))
+        refused["Retry-After"] = str(wait)
+        return refused
+    try:
+        game, player = services.create_game(
+            preset=data.preset,
+            seats=data.seats,
+            host_name=data.name,
+            turn_seconds=(
+                clock.DEFAULT_TURN_SECONDS
+                if data.turn_seconds is msgspec.UNSET
+                else data.turn_seconds
+            ),
+            bot_pace=data.bot_pace,
+            show_odds=data.show_odds,
+        )
+    except (CommandError, rules.RuleError) as error:
+        return _error(400, error.code, str(error))
+    body = {
+        "code": game.code,
+        "websocket": f"/ws/games/{game.code}/",
+        "snapshot": reverse("api-game", args=[game.code]),
+        "seat": player.seat if player else None,
+        "token": player.token if player else None,
+    }
+    return JsonResponse(body, status=201)
+
+
+@require_safe
+@never_cache
+def game(request: HttpRequest, code: str) -> JsonResponse:
+    """``GET /api/games/<code>/``: the room as a watcher sees it (the websocket's snapshot)."""
+    try:
+        return JsonResponse(services.snapshot(code))
+    except CommandError as error:
+        return _error(404, error.code, str(error))

@@ -1,0 +1,21 @@
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from games.web import accounts, api, views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("games/", views.history_page, name="history"),
+    path("g/<str:code>/", views.room, name="room"),
+    path("g/<str:code>/review/", views.review, name="review"),
+    path("g/<str:code>/export.json", views.export, name="export"),
+    path("g/<str:code>/rematch/", views.rematch, name="rematch"),
+    path("rules/", views.rules_page, name="rules"),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("players/<str:username>/", accounts.profile, name="profile"),
+    path("health/", views.health, name="health"),
+    path("api/games/", api.create_game, name="api-create-game"),
+    path("api/games/<str:code>/", api.game, name="api-game"),
+]

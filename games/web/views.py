@@ -1,0 +1,448 @@
+"""Pages and the health endpoint."""
+
+import asyncio
+import time
+from collections.abc import Awaitable, Sequence
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib import messages
+from django.core.cache import cache
+from django.core.paginator import Paginator
+from django.db import connections
+from django.db.utils import load_backend
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from games.engine import rules
+from games.insight import analysis, chances
+from games.insight.review import Review, card_rows, move_list
+from games.insight.review import build as review_of
+from games.live import limits, services
+from games.models import NAME_MAX_LENGTH, Game, Player
+from games.web import charts, history
+from games.web.forms import NewGameForm
+from games.web.qr import qr_svg
+from games.wire import presentation
+from yahtzee_site import lan
+
+HEALTH_TIMEOUT_SECONDS = 2.0
+
+
+LIVE_GAMES_SHOWN = 8
+GAMES_PER_PAGE = 20
+#: The format of a game's JSON export (docs/export.md); raised when its shape changes.
+EXPORT_FORMAT = "yahtzee-live-game/1"
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def home(request: HttpRequest) -> HttpResponse:
+    """The welcome page: open a room, watch a live game, learn the scorecard.
+
+    Opening a room seats its creator as host; the seat belongs to this browser's session.
+    """
+    initial = {"name": request.user.username} if request.user.is_authenticated else {}
+    form = NewGameForm(request.POST or None, initial=initial)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        wait = limits.opening_a_room(limits.client_address(request), _session_key(request))
+        if wait:
+            form.add_error(None, limits.rooms_refusal(wait))
+            status = 429
+        else:
+            try:
+                game, _ = services.create_game(
+                    preset=form.cleaned_data["preset"],
+                    seats=form.cleaned_data["seats"],
+                    turn_seconds=form.cleaned_data["turn_seconds"],
+                    bot_pace=form.cleaned_data["bot_pace"],
+                    show_odds=form.cleaned_data["show_odds"],
+                    host_name=form.cleaned_data["name"],
+                    session_key=_session_key(request),
+                    user_id=request.user.pk if request.user.is_authenticated else None,
+                )
+            except services.CommandError as error:
+                form.add_error("name", str(error))
+            else:
+                return redirect("room", code=game.code)
+
+    def boxes(section: tuple[rules.Category, ...]) -> list[dict[str, str]]:
+        return [{"label": c.label, "how": BOX_HOW_TO[c]} for c in section]
+
+    sections = [
+        {
+            "title": "Upper section",
+            "boxes": boxes(rules.UPPER),
+            "bonus_label": "Bonus",
+            "bonus": f"{rules.UPPER_BONUS} when the upper boxes reach "
+            f"{rules.UPPER_BONUS_THRESHOLD}.",
+        },
+        {
+            "title": "Lower section",
+            "boxes": boxes(rules.LOWER),
+            "bonus_label": "Yahtzee bonus",
+            "bonus": f"{rules.YAHTZEE_BONUS} for each further Yahtzee, once the Yahtzee box "
+            f"holds {rules.YAHTZEE_SCORE}.",
+        },
+    ]
+    live_games = (
+        Game.objects.filter(status=Game.Status.PLAYING)
+        .order_by("-started_at")
+        .prefetch_related("players")[:LIVE_GAMES_SHOWN]
+    )
+    return render(
+        request,
+        "games/home.html",
+        {
+            "form": form,
+            "live_games": live_games,
+            "sections": sections,
+            "presets": rules.PRESETS.values(),
+        },
+        status=status,
+    )
+
+
+@require_safe
+def room(request: HttpRequest, code: str) -> HttpResponse:
+    """A game room at its invite link: the lobby, the table, then the final cards.
+
+    The page is a shell; its script draws the room from the websocket's snapshot
+    and events. The browser needs a session before the socket opens, because a
+    seat taken on the socket belongs to the session.
+    """
+    game = get_object_or_404(Game, code=code)
+    if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
+        return redirect("review", code=game.code)  # The invite link of a game that is over.
+    _session_key(request)
+    # Opened at 127.0.0.1 with LAN on, the link carries the machine's address on the network.
+    invite_url = lan.shareable(
+        request.build_absolute_uri(reverse("room", args=[game.code])),
+        settings.YAHTZEE_LAN_ADDRESS,
+    )
+    config = {
+        "code": game.code,
+        "websocket": f"/ws/games/{game.code}/",
+        "categories": [
+            {"id": c.value, "label": c.label, "upper": c.is_upper} for c in rules.Category
+        ],
+        "upperBonusThreshold": rules.UPPER_BONUS_THRESHOLD,
+        "upperBonus": rules.UPPER_BONUS,
+        "maxNameLength": NAME_MAX_LENGTH,
+    }
+    return render(
+        request,
+        "games/room.html",
+        {
+            "game": game,
+            "invite_url": invite_url,
+            "qr_svg": qr_svg(invite_url, title="QR code of the invite link"),
+            "config": config,
+        },
+    )
+
+
+@require_safe
+def history_page(request: HttpRequest) -> HttpResponse:
+    """Every game played here, newest first, paged; ``?mine=1`` keeps this browser's own."""
+    mine = request.GET.get("mine") == "1"
+    if mine:
+        games = history.games_of(
+            user_id=request.user.pk if request.user.is_authenticated else None,
+            session_key=request.session.session_key or "",
+        )
+    else:
+        games = history.listed_games()
+    page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "games/history.html",
+        {"page": page, "summaries": history.summaries(page.object_list), "mine": mine},
+    )
+
+
+@require_safe
+def review(request: HttpRequest, code: str) -> HttpResponse:
+    """A game that is over (finished, or abandoned unfinished): the cards, the running
+    totals, a move-by-move replay, and the analysis of every decision against optimal
+    solitaire play, the clock's and the bots' moves for a player marked as such.
+
+    ``?at=<event number>`` opens the replay at that moment. A game's play never
+    changes once it is over, so its analysis is computed on the first view and cached by code
+    and ``state_version`` (a chat after the end raises only ``version``: the analysis stays).
+    """
+    game = get_object_or_404(Game, code=code)
+    if game.status not in (Game.Status.FINISHED, Game.Status.ABANDONED):
+        return redirect("room", code=game.code)
+    events = services.replay_events(game.code)  # Read once, for the review and the analysis.
+    told = review_of(events)
+    analysis_key = f"games.insight.analysis:{analysis.FORMAT}:{game.code}:{game.state_version}"
+    judged = cache.get(analysis_key)
+    if judged is None:
+        judged = analysis.analyse(events)
+        cache.set(analysis_key, judged, timeout=None)
+    # Who was likely to win: a game of two seats or more (alone, a player always wins).
+    odds = win_chances(game, told) if len(told.names) > 1 else None
+    turning = odds.turning_points() if odds else ()
+    marks = [
+        charts.TurningMark(number, point.index, point.seat, point.text)
+        for number, point in enumerate(turning, start=1)
+    ]
+    summary = history.summary(game)
+    start = told.at(request.GET.get("at", ""))
+    cards = [presentation.card_json(card) for card in told.moments[start].cards]
+    running = zip(summary.seats, told.running_totals(), strict=True)
+    series = [(seat.name, totals) for seat, totals in running]
+    return render(
+        request,
+        "games/review.html",
+        {
+            "game": game,
+            "summary": summary,
+            "clock": clock_words(game.turn_seconds),
+            "removed": told.removed(),
+            "ranking": _ranking(summary.seats),
+            "moment": told.moments[start],
+            "dice": told.moments[start].dice or [None] * rules.DICE_COUNT,
+            "rows": card_rows(cards),
+            "totals": [card["total"] for card in cards],
+            "moment_count": len(told.moments),
+            "start": start,
+            "decision": judged.at(told.moments[start].seq),
+            "analysis": judged,
+            "moves": move_list(told, judged.decisions),
+            # The chart module escapes every name it draws: its SVG goes in as it is.
+            "chart": mark_safe(charts.running_totals_chart(series, id_prefix="totals")),
+            "chances_chart": (
+                mark_safe(charts.win_chances_chart(told.names, odds.chances, odds.rounds, marks))
+                if odds
+                else None
+            ),
+            "turning_points": [
+                {"number": n, "point": p, "words": _turning_words(p, told.names)}
+                for n, p in enumerate(turning, start=1)
+            ],
+            "config": {
+                "names": list(told.names),
+                "moments": told.moments_json(judged.by_seq()),
+                "start": start,
+                "chances": (
+                    [[round(c, chances.DECIMALS) for c in at] for at in odds.chances]
+                    if odds
+                    else None
+                ),
+            },
+            "can_rematch": _own_seat(request, game) is not None,
+            "rematch": Game.objects.filter(rematch_of=game).first(),
+        },
+    )
+
+
+def win_chances(game: Game, told: Review) -> chances.WinChances:
+    """Each seat's chance to win at every moment of a game that is over, worked out on the
+    first view (or export) and cached, as the analysis is, by code and ``state_version``."""
+    key = f"games.insight.chances:{chances.FORMAT}:{game.code}:{game.state_version}"
+    found = cache.get(key)
+    if found is None:
+        found = chances.over_the_game(told)
+        cache.set(key, found, timeout=None)
+    assert isinstance(found, chances.WinChances)
+    return found
+
+
+def _turning_words(point: chances.Swing, names: Sequence[str]) -> str:
+    """How a turning point moved its seat's chance: "Ana 48% → 81%"."""
+    name = names[point.seat]
+    before, after = (round(c * 100) for c in (point.before[point.seat], point.after[point.seat]))
+    return f"{name} {before}% \N{RIGHTWARDS ARROW} {after}%"
+
+
+def _ranking(seats: Sequence[history.Seat]) -> list[tuple[str, history.Seat]]:
+    """Seats best first with their places ("1st", tied seats share one); who left has none."""
+    ranked = sorted(seats, key=lambda s: (s.place is None, s.place or 0, s.player.seat))
+    return [(ordinal(s.place) if s.place is not None else "", s) for s in ranked]
+
+
+def clock_words(turn_seconds: int | None) -> str:
+    """A room's turn clock for people: "30 s a turn", "2 min a turn", "24 h a turn"; "" for none."""
+    if turn_seconds is None:
+        return ""
+    for unit, seconds in (("h", 3600), ("min", 60)):
+        if turn_seconds >= seconds and turn_seconds % seconds == 0:
+            return f"{turn_seconds // seconds} {unit} a turn"
+    return f"{turn_seconds} s a turn"
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th..."""
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n if n < 20 else n % 10, "th")
+    return f"{n}{suffix}"
+
+
+@require_safe
+def export(request: HttpRequest, code: str) -> JsonResponse:
+    """The whole game as JSON: its players, final cards and event log (see docs/export.md)."""
+    game = get_object_or_404(Game, code=code)
+    summary = history.summary(game)
+    data = {
+        "format": EXPORT_FORMAT,
+        "url": request.build_absolute_uri(reverse("room", args=[game.code])),
+        "game": {
+            **services.game_json(game),
+            "rematch_of": game.rematch_of.code if game.rematch_of else None,
+        },
+        "players": [
+            {
+                "seat": seat.player.seat,
+                "name": seat.name,
+                "host": seat.player.is_host,
+                "bot": seat.player.bot or None,
+                "left": seat.has_left,
+                "winner": seat.is_winner,
+                "card": presentation.card_json(seat.card),
+            }
+            for seat in summary.seats
+        ],
+        "events": presentation.log_json(services.log(game.code)),
+        # Only once the game is over: before, a player could read the odds the room hides.
+        "win_chances": (
+            win_chances(game, review_of(services.replay_events(game.code))).as_json()
+            if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED)
+            else None
+        ),
+    }
+    response = JsonResponse(data, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="yahtzee-{game.code}.json"'
+    return response
+
+
+@require_POST
+def rematch(request: HttpRequest, code: str) -> HttpResponse:
+    """A player of a finished game opens the rematch (or joins the one already open)."""
+    game = get_object_or_404(Game, code=code)
+    player = _own_seat(request, game)
+    try:
+        new = services.rematch(game.code, player.pk if player else None)
+    except services.CommandError as error:
+        messages.error(request, f"No rematch: {error}.")
+        return redirect("review", code=game.code)
+    return redirect("room", code=new.code)
+
+
+def _own_seat(request: HttpRequest, game: Game) -> Player | None:
+    """The seat this browser (or its logged-in account) holds in ``game``, if any."""
+    user_id = request.user.pk if request.user.is_authenticated else None
+    return services.seat_of(
+        game.code, session_key=request.session.session_key or "", user_id=user_id
+    )
+
+
+def _session_key(request: HttpRequest) -> str:
+    """This browser's session key, made (and its cookie sent) on its first visit."""
+    if request.session.session_key is None:
+        request.session.create()
+    return str(request.session.session_key)
+
+
+@require_safe
+def rules_page(request: HttpRequest) -> HttpResponse:
+    """The rules in our own words, with worked examples."""
+    numbers = {  # Straight from the rules module, so the page cannot drift from the game.
+        "rolls": rules.ROLLS_PER_TURN,
+        "max_players": rules.MAX_PLAYERS,
+        "upper_bonus": rules.UPPER_BONUS,
+        "upper_bonus_threshold": rules.UPPER_BONUS_THRESHOLD,
+        "full_house": rules.FULL_HOUSE_SCORE,
+        "small_straight": rules.SMALL_STRAIGHT_SCORE,
+        "large_straight": rules.LARGE_STRAIGHT_SCORE,
+        "yahtzee": rules.YAHTZEE_SCORE,
+        "yahtzee_bonus": rules.YAHTZEE_BONUS,
+    }
+    return render(
+        request,
+        "games/rules.html",
+        {
+            "categories": list(rules.Category),
+            "presets": rules.PRESETS.values(),
+            "numbers": numbers,
+        },
+    )
+
+
+BOX_HOW_TO = {
+    rules.Category.ONES: "Add up the ones.",
+    rules.Category.TWOS: "Add up the twos.",
+    rules.Category.THREES: "Add up the threes.",
+    rules.Category.FOURS: "Add up the fours.",
+    rules.Category.FIVES: "Add up the fives.",
+    rules.Category.SIXES: "Add up the sixes.",
+    rules.Category.THREE_OF_A_KIND: "At least three alike: the sum of all five dice.",
+    rules.Category.FOUR_OF_A_KIND: "At least four alike: the sum of all five dice.",
+    rules.Category.FULL_HOUSE: f"Three of one face and two of another: {rules.FULL_HOUSE_SCORE}.",
+    rules.Category.SMALL_STRAIGHT: f"Four in a row, like 2-3-4-5: {rules.SMALL_STRAIGHT_SCORE}.",
+    rules.Category.LARGE_STRAIGHT: f"Five in a row, 1-5 or 2-6: {rules.LARGE_STRAIGHT_SCORE}.",
+    rules.Category.YAHTZEE: f"All five dice alike: {rules.YAHTZEE_SCORE}.",
+    rules.Category.CHANCE: "Anything at all: the sum of all five dice.",
+}
+
+
+def _check_database() -> dict[str, object]:
+    """Open a new connection to the database, outside the pool, and ask it ``SELECT 1``.
+
+    A connection of its own, with a short connect timeout, on a thread of its own
+    (:func:`health`): while the database is away, the pool's connections wait out the
+    pool's timeout, and the threads that serve requests with them; this check must not.
+    """
+    settings_dict = dict(connections.settings["default"])
+    options = {k: v for k, v in settings_dict.get("OPTIONS", {}).items() if k != "pool"}
+    if settings_dict["ENGINE"] == "django.db.backends.postgresql":
+        options["connect_timeout"] = round(HEALTH_TIMEOUT_SECONDS)
+    probe = load_backend(settings_dict["ENGINE"]).DatabaseWrapper(
+        {**settings_dict, "OPTIONS": options}, alias="health"
+    )
+    try:
+        with probe.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    finally:
+        probe.close()
+    return {"ok": True, "vendor": probe.vendor}
+
+
+async def _check_channel_layer() -> dict[str, object]:
+    """Send a message to a fresh channel of our own and read it back."""
+    layer = get_channel_layer()
+    if layer is None:
+        return {"ok": False, "error": "no channel layer is configured"}
+    channel = await layer.new_channel()
+    await layer.send(channel, {"type": "health.ping"})
+    message = await layer.receive(channel)
+    return {"ok": message.get("type") == "health.ping", "backend": type(layer).__name__}
+
+
+async def _timed(check: Awaitable[dict[str, object]]) -> dict[str, object]:
+    started = time.perf_counter()
+    try:
+        result = await asyncio.wait_for(check, HEALTH_TIMEOUT_SECONDS)
+    except Exception as error:  # A health check reports every failure instead of raising it.
+        result = {"ok": False, "error": f"{type(error).__name__}: {error}"}
+    result["ms"] = round((time.perf_counter() - started) * 1000, 1)
+    return result
+
+
+@never_cache
+@require_safe
+async def health(request: HttpRequest) -> JsonResponse:
+    """Whether the database and the channel layer answer: 200 when both do, else 503."""
+    database = await _timed(sync_to_async(_check_database, thread_sensitive=False)())
+    channel_layer = await _timed(_check_channel_layer())
+    ok = bool(database["ok"]) and bool(channel_layer["ok"])
+    return JsonResponse(
+        {"status": "ok" if ok else "failing", "database": database, "channel_layer": channel_layer},
+        status=200 if ok else 503,
+    )
