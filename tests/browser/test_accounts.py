@@ -109,6 +109,8 @@ def test_a_guests_games_follow_them_into_a_new_account(
     # Logging in again brings them back where they were, and the game is still theirs.
     page.set_viewport_size(VIEWPORTS["desktop"])
     account.get_by_role("link", name="Log in").click()
+    # The login page, drawn: a screenshot taken while the page navigates fails in Chromium.
+    expect(page.get_by_label("Username")).to_be_visible()
     page.screenshot(path=screenshot_dir / "login-desktop.png")
     page.get_by_label("Username").fill("ana")
     page.get_by_label("Password").fill(PASSWORD)
