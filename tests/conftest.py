@@ -14,9 +14,16 @@ from typing import Any
 import pytest
 from daphne.testing import DaphneProcess
 from django.db import connections
+from hypothesis import settings
 
 from tests import dice
 from tests.browser.chromium import CHROMIUM_ARGS, find_chromium
+
+# Hypothesis's deadline (200 ms an example) is a timed assertion: with both cores kept
+# busy an example of the names' tests took 428 ms and failed. A property test's examples
+# are judged by their answers only; a hang is pytest-timeout's to catch.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 # Helpers' asserts explain themselves as a test's own do.
 pytest.register_assert_rewrite("tests.browser.watch")
