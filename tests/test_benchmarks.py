@@ -207,7 +207,7 @@ def quick_run(request: pytest.FixtureRequest) -> tuple[Run, list[str]]:
     return run, command_line(run, request)
 
 
-# The subprocess's own bound, not pytest-timeout's 120 s default: a quick run took more than
+# The subprocess's own bound, not pytest-timeout's 300 s: a ws_load quick run took more than
 # 120 s with both cores kept busy (scripts/flakes.sh, load 20).
 @pytest.mark.timeout(TIMEOUT + 30)
 def test_the_quick_run_prints_its_figures(quick_run: tuple[Run, list[str]]) -> None:
