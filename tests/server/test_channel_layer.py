@@ -97,3 +97,61 @@ async def test_the_pub_sub_layer_tells_every_channel_when_its_redis_connection_c
     finally:
         await redis.aclose()
         await layer.flush()
+
+
+# -- the in-memory layer (games/live/layers.py) -----------------------------------------
+
+
+async def test_the_in_memory_layer_drops_what_expired_and_its_channel_leaves_the_group() -> None:
+    """Channels' rules, swept at most once a second: a message unread past ``expiry`` is
+    dropped and its channel leaves its groups; the others go on getting the group's news."""
+    layer = layers.InMemoryChannelLayer(expiry=-1)  # Every message has expired when sent.
+    gone, here = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("test-expiry", gone)
+    await layer.send(gone, {"type": "game.event", "version": 1})
+    layer.swept_at = -layers.SWEEP_SECONDS  # A sweep is due.
+    layer.expiry = 60
+    await layer.group_add("test-expiry", here)
+
+    await layer.group_send("test-expiry", {"type": "game.event", "version": 2})
+
+    assert list(layer.groups["test-expiry"]) == [here]
+    assert gone not in layer.channels
+    assert (await asyncio.wait_for(layer.receive(here), 5))["version"] == 2
+
+
+async def test_the_in_memory_layer_sweeps_at_most_once_a_second(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    layer = layers.InMemoryChannelLayer()
+    sweeps: list[float] = []
+    monkeypatch.setattr(
+        layers.StockInMemoryChannelLayer, "_clean_expired", lambda self: sweeps.append(1)
+    )
+    now = [1000.0]
+    monkeypatch.setattr(layers.time, "monotonic", lambda: now[0])
+    channel = await layer.new_channel()
+    await layer.group_add("test-sweeps", channel)
+    for _ in range(5):
+        await layer.group_send("test-sweeps", {"type": "game.event"})
+        await layer.receive(channel)
+    assert len(sweeps) == 1
+    now[0] += layers.SWEEP_SECONDS
+    await layer.group_send("test-sweeps", {"type": "game.event"})
+    assert len(sweeps) == 2
+
+
+async def test_the_in_memory_layer_copies_a_group_message_once_and_keeps_capacity() -> None:
+    """Every member gets the message as it was sent (the sender's dict changed afterwards
+    changes nothing), and a member whose queue is full misses it, as in Channels' layer."""
+    layer = layers.InMemoryChannelLayer(capacity=1)
+    full, other = await layer.new_channel(), await layer.new_channel()
+    for channel in (full, other):
+        await layer.group_add("test-copy", channel)
+    await layer.send(full, {"type": "game.event", "texts": ["first"]})
+    message = {"type": "game.event", "texts": ["second"]}
+
+    await layer.group_send("test-copy", message)
+    message["texts"].append("changed")
+
+    assert (await layer.receive(full))["texts"] == ["first"]
+    assert (await layer.receive(other))["texts"] == ["second"]
+    assert full not in layer.channels  # Read empty, its queue is gone, as in Channels' layer.
