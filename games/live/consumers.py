@@ -30,7 +30,7 @@ from redis.exceptions import RedisError
 
 from games.engine import rules
 from games.insight import chances, coach
-from games.live import heartbeat, outbox, services, shutdown
+from games.live import heartbeat, limits, outbox, services, shutdown
 from games.live.services import CommandError
 from games.models import room_group
 from games.wire import protocol
@@ -363,7 +363,8 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             self.code,
             self.connection_id,
             message.text,
-            sender=self.identity()[0] or f"socket-{self.connection_id}",
+            sender=self.identity()[0],
+            address=limits.socket_address(self.scope),
         )
         if name != self.watcher_name:  # A player sat down under a name like this watcher's.
             self.watcher_name = name

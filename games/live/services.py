@@ -1069,20 +1069,20 @@ def watcher_name(code: str, connection_id: int, name: object = None) -> str:
             .exclude(name="")
             .values_list("name", flat=True)
         )
+        # Every name's keys in one set (each name's kept by names.clash_keys), so a join
+        # costs one pass over the room's names however many numbers it tries.
+        taken = names.keys_of(players + watchers)
         if chosen is not None:
-            if any(names.clash(taken, chosen) for taken in players + watchers):
+            if not names.is_free(chosen, taken):
                 raise CommandError(
                     "name_taken",
                     f"someone here is already called {chosen}, or a name that looks the same",
                 )
-        elif row.name and not any(names.clash(player, row.name) for player in players):
+        elif row.name and names.is_free(row.name, names.keys_of(players)):
             return row.name
         else:
             number = 1
-            while any(
-                names.clash(taken, WATCHER_DEFAULT_NAME.format(number))
-                for taken in players + watchers
-            ):
+            while not names.is_free(WATCHER_DEFAULT_NAME.format(number), taken):
                 number += 1
             chosen = WATCHER_DEFAULT_NAME.format(number)
         row.name = chosen
@@ -1107,27 +1107,32 @@ def _watching(table: Table, connection_id: int) -> Connection:
     return row
 
 
-def watcher_chat(code: str, connection_id: int, text: object, *, sender: str) -> str:
+def watcher_chat(
+    code: str, connection_id: int, text: object, *, sender: str, address: str = ""
+) -> str:
     """The watcher ``connection_id`` says ``text`` in the watchers' chat; the name it said it
     under (:func:`watcher_name`: it may have changed).
 
     The line goes to every watcher of the room and to the players who read the watchers'
-    chat; it is kept nowhere. Within limits: per ``sender`` (the watcher's browser
-    session, else its socket) and per room, ``chat_rate_limited`` past either. The
-    text is checked as the players' chat's (``invalid_message``, ``chat_too_long``).
+    chat; it is kept nowhere. Within limits, ``chat_rate_limited`` past either: per
+    ``sender``, the watcher's browser session (sockets without one, from scripts, count
+    as one watcher per ``address``), and per ``address``, all its browsers together. Not
+    per room: a flood from one address costs the other watchers nothing. The text is
+    checked as the players' chat's (``invalid_message``, ``chat_too_long``).
     """
     text = chat_text(text)
     name = watcher_name(code, connection_id)  # Raises not_a_watcher, no_such_game.
-    wait = limits.hit("watcher-chat", sender, settings.LIMIT_WATCHER_CHAT_PER_WATCHER)
+    browser = sender or f"address-{address}"
+    wait = limits.hit("watcher-chat", browser, settings.LIMIT_WATCHER_CHAT_PER_WATCHER)
     if wait:
         raise CommandError(
             "chat_rate_limited", f"too many chat messages: wait {limits.wait_text(wait)}"
         )
-    wait = limits.hit("watcher-chat-room", code, settings.LIMIT_WATCHER_CHAT_PER_ROOM)
+    wait = limits.hit("watcher-chat-address", address, settings.LIMIT_WATCHER_CHAT_PER_ADDRESS)
     if wait:
         raise CommandError(
             "chat_rate_limited",
-            f"the watchers' chat is busy: wait {limits.wait_text(wait)} and say it again",
+            f"too many chat messages from your network: wait {limits.wait_text(wait)}",
         )
     line = {"type": "watcher_message", "name": name, "text": text, "at": clock.now().isoformat()}
     outbox.post(code, WATCHER_CHAT, [line])

@@ -52,7 +52,7 @@ def script_speed(monkeypatch):  # type: ignore[no-untyped-def]
 class Client:
     """One websocket to a room, with the messages it has been sent so far."""
 
-    def __init__(self, code: str, session_key: str | None = None) -> None:
+    def __init__(self, code: str, session_key: str | None = None, address: str = "") -> None:
         self.code = code
         self.session_key = session_key
         headers = [ORIGIN, HOST]
@@ -61,6 +61,8 @@ class Client:
         self.communicator = WebsocketCommunicator(
             application, f"/ws/games/{code}/", headers=headers
         )
+        if address:  # Where the socket comes from, as Daphne says.
+            self.communicator.scope["client"] = [address, 50000]
         self.snapshot: dict[str, Any] = {}
         self.events: list[dict[str, Any]] = []
         self.version = 0  # The last version this client was told of.
