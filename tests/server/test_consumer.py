@@ -625,6 +625,7 @@ async def test_a_process_that_is_stopping_sends_a_new_socket_elsewhere_with_1012
         assert await communicator.receive_output(timeout=TIMEOUT) == {
             "type": "websocket.close",
             "code": 1012,
+            "reason": "service restart: come back in 0-1 s",  # static/js/backoff.js reads it.
         }
     finally:
         shutdown.stopping.clear()
@@ -719,6 +720,7 @@ async def test_a_socket_that_cannot_be_served_now_is_told_to_try_again_with_1013
     assert await communicator.receive_output(timeout=TIMEOUT) == {
         "type": "websocket.close",
         "code": 1013,
+        "reason": "the database or messaging is away: come back in 1-5 s",
     }
 
 
