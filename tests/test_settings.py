@@ -91,7 +91,7 @@ def test_database_url_selects_postgresql():
 
 
 def test_the_default_channel_layer_is_in_memory():
-    assert loaded(DEBUG="1")["layer"] == {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    assert loaded(DEBUG="1")["layer"] == {"BACKEND": "games.live.inmemory.InMemoryChannelLayer"}
 
 
 def test_channel_layer_core_selects_channels_redis_core_layer():

@@ -225,7 +225,7 @@ elif REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "games.live.inmemory.InMemoryChannelLayer"}}
 
 
 # Limits ---------------------------------------------------------------------

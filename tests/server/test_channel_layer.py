@@ -97,3 +97,32 @@ async def test_the_pub_sub_layer_tells_every_channel_when_its_redis_connection_c
     finally:
         await redis.aclose()
         await layer.flush()
+
+
+async def test_the_in_memory_layer_looks_for_expired_messages_once_a_second(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 28: Channels' own looked over every channel on every receive, a million steps
+    for one message to a room of 1,000 sockets."""
+    from games.live import inmemory
+
+    moment = [1000.0]
+    monkeypatch.setattr(inmemory.time, "monotonic", lambda: moment[0])
+    layer = inmemory.InMemoryChannelLayer(expiry=60)
+    looked: list[float] = []
+    clean = inmemory.ChannelsInMemoryChannelLayer._clean_expired
+    monkeypatch.setattr(
+        inmemory.ChannelsInMemoryChannelLayer,
+        "_clean_expired",
+        lambda self: (looked.append(moment[0]), clean(self))[1],
+    )
+    channels = [await layer.new_channel() for _ in range(50)]
+    for channel in channels:
+        await layer.group_add("room", channel)
+
+    await layer.group_send("room", {"type": "game.event", "texts": ["roll"]})
+    received = [await layer.receive(channel) for channel in channels]
+
+    assert [message["texts"] for message in received] == [["roll"]] * 50
+    assert looked == [1000.0]  # Once for the send and the fifty receives.
+    moment[0] += inmemory.CLEAN_EVERY
+    await layer.group_send("room", {"type": "game.event", "texts": ["score"]})
+    assert looked == [1000.0, 1001.0]  # A second later: again.
