@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count
 
 from games.engine import codec, events, names, rules
 from games.engine.room import Options, Room, RoomError, RoomProgress, Seat, Status, check_bot_pace
@@ -1019,13 +1020,19 @@ def _tell_presence(
 
 
 def connected(game: Game) -> tuple[set[int], int]:
-    """The seats (player ids) with a live connection to ``game``, and how many watch."""
-    rows: list[int | None] = list(
-        Connection.objects.filter(game=game, seen_at__gte=heartbeat.fresh_since()).values_list(
-            "player_id", flat=True
-        )
+    """The seats (player ids) with a live connection to ``game``, and how many watch.
+
+    Counted by the database, a row per seat and one for the watchers: a crowd's thousand
+    rows are not read at every join.
+    """
+    counts: list[tuple[int | None, int]] = list(
+        Connection.objects.filter(game=game, seen_at__gte=heartbeat.fresh_since())
+        .values_list("player_id")
+        .annotate(sockets=Count("pk"))
+        .order_by()
     )
-    return {row for row in rows if row is not None}, sum(row is None for row in rows)
+    seats = {player_id for player_id, _ in counts if player_id is not None}
+    return seats, sum(sockets for player_id, sockets in counts if player_id is None)
 
 
 # --------------------------------------------------------------------------
@@ -1058,12 +1065,15 @@ def watcher_name(code: str, connection_id: int, name: object = None) -> str:
     """
     chosen = clean_name(name) if name is not None else None
     with transaction.atomic():
-        table = _load(code, lock=True)
-        row = _watching(table, connection_id)
-        players = [p.name for p in table.players]
+        # The row locked, not the game read: a crowd's every join comes here.
+        game = Game.objects.select_for_update().only("pk").filter(code=code).first()
+        if game is None:
+            raise CommandError("no_such_game", "there is no game at this link")
+        row = _watching(game, connection_id)
+        players = list(Player.objects.filter(game=game).values_list("name", flat=True))
         watchers = list(
             Connection.objects.filter(
-                game=table.game, player__isnull=True, seen_at__gte=heartbeat.fresh_since()
+                game=game, player__isnull=True, seen_at__gte=heartbeat.fresh_since()
             )
             .exclude(pk=row.pk)
             .exclude(name="")
@@ -1096,9 +1106,9 @@ def check_seat(code: str, player_id: int | None, as_seat: int | None) -> None:
     _load(code).player(player_id, as_seat, returning=False)
 
 
-def _watching(table: Table, connection_id: int) -> Connection:
-    """The row of a connection to ``table``'s game that watches (it holds no seat)."""
-    row = Connection.objects.filter(pk=connection_id, game=table.game).first()
+def _watching(game: Game, connection_id: int) -> Connection:
+    """The row of a connection to ``game`` that watches (it holds no seat)."""
+    row = Connection.objects.filter(pk=connection_id, game=game).first()
     if row is None or row.player_id is not None:
         raise CommandError(
             "not_a_watcher",
