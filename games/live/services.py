@@ -1071,6 +1071,8 @@ def watcher_name(code: str, connection_id: int, name: object = None) -> str:
             raise CommandError("no_such_game", "there is no game at this link")
         row = _watching(game, connection_id)
         players = list(Player.objects.filter(game=game).values_list("name", flat=True))
+        if chosen is None and row.name and names.is_free(row.name, names.keys_of(players)):
+            return row.name  # Its own still (each chat line asks): the crowd's names unread.
         watchers = list(
             Connection.objects.filter(
                 game=game, player__isnull=True, seen_at__gte=heartbeat.fresh_since()
@@ -1088,8 +1090,6 @@ def watcher_name(code: str, connection_id: int, name: object = None) -> str:
                     "name_taken",
                     f"someone here is already called {chosen}, or a name that looks the same",
                 )
-        elif row.name and names.is_free(row.name, names.keys_of(players)):
-            return row.name
         else:
             number = 1
             while not names.is_free(WATCHER_DEFAULT_NAME.format(number), taken):
