@@ -71,6 +71,7 @@ RUNS = [
         needs="chromium",
     ),
     Run("burst.py", ("sockets over", "time to snapshot")),
+    Run("crowd.py", ("one room,", "roll to all", "CPU: this client")),
     Run("clock.py", ("look p50", "load average")),
     Run("duel.py", ("To win wins", "paired with the same dice"), needs="tables"),
     Run(

@@ -89,6 +89,12 @@ def test_it_refuses_a_name_nobody_can_read(typed: str, message: str) -> None:
         ("Paypal", "\U0001d52d\U0001d4b6\u1eff\U0001d561\U0001d552\u2113"),
         ("Optimal bot", "Optimal b\u043et"),  # CYRILLIC SMALL LETTER O
         ("Bob", "B0b"),
+        # Issue 28: letters with overlay marks drawn through them still read as the letters.
+        ("Ann", "A\u0336n\u0336n\u0336"),  # COMBINING LONG STROKE OVERLAY: struck through.
+        ("Ann", "A\u0334nn"),  # COMBINING TILDE OVERLAY
+        ("Ann", "An\u0338n"),  # COMBINING LONG SOLIDUS OVERLAY
+        ("Ann", "A\u20d2n\u20d3n"),  # COMBINING LONG, SHORT VERTICAL LINE OVERLAY
+        ("Ann", "A\u20d8nn"),  # COMBINING RING OVERLAY
     ],
 )
 def test_look_alike_names_clash(first: str, second: str) -> None:
@@ -129,6 +135,22 @@ def test_the_skeleton_follows_unicode_data() -> None:
 )  # fmt: skip
 def test_it_reserves_the_site_s_own_names(username: str) -> None:
     assert is_reserved(username)
+
+
+def test_overlay_marks_are_dropped_from_the_skeleton() -> None:
+    overlays = [chr(c) for c in range(0x110000) if unicodedata.combining(chr(c)) == 1]
+    assert {"\u0334", "\u0338", "\u20d2", "\u20d3"} <= set(overlays)
+    for mark in overlays:
+        assert skeleton("A" + mark) == "A", hex(ord(mark))
+    assert names.is_reserved("A\u0336d\u0336m\u0336i\u0336n\u0336")
+
+
+def test_many_names_are_tried_against_a_room_s_keys_at_once() -> None:
+    taken = names.keys_of(["Ann", "Watcher 1", "W\u0430tcher 2"])  # CYRILLIC SMALL A
+    assert [names.is_free(f"Watcher {n}", taken) for n in (1, 2, 3)] == [False, False, True]
+    assert not names.is_free("\u0410NN", taken)
+    assert names.is_free("Anna", taken)
+    assert names.is_free("Ann", names.keys_of([]))
 
 
 @pytest.mark.parametrize("username", ["ann", "administrate", "botany", "rooty", "admin2", "lee"])

@@ -34,6 +34,8 @@ def test_collected_scripts_import_each_other_by_their_hashed_names(settings, tmp
         )
     )
     assert all(re.fullmatch(r"\w+\.[0-9a-f]{12}\.js", name) for name in imports)
+    socket = (tmp_path / paths["js/socket.js"]).read_text()
+    assert re.findall(r'from "\./([^"]+)"', socket) == [paths["js/backoff.js"].removeprefix("js/")]
 
 
 def test_favicon_ico_leads_to_the_sites_icon(client):

@@ -10,7 +10,11 @@ points, and names with no visible base character (combining marks only).
 
 Two names *clash* when a reader could take one for the other (:func:`clash`):
 their Unicode TR39 skeletons match, so "Ann" spelt with a Cyrillic capital A
-(U+0410) clashes with "Ann", as do "ann" and "ANN" in Greek capitals.
+(U+0410) clashes with "Ann", as do "ann" and "ANN" in Greek capitals. Marks drawn
+through a letter (Unicode's overlay marks, combining class 1: the strokes and slashes
+U+0334-U+0338, the vertical lines U+20D2-U+20D3, the rings U+20D8-U+20DA, ...) leave
+the letter readable underneath, so the skeleton drops them: "A\u0336n\u0336n\u0336"
+(struck through) clashes with "Ann". TR39 leaves them in; people read past them.
 
 The skeleton is computed here from Unicode's own ``confusables.txt`` (TR39's data,
 version 18.0.0, shipped unchanged in ``games/data/`` with its licence) rather than
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
 
 # The data stays at the top of the app (games/data/, pyproject.toml ships it).
@@ -145,13 +150,16 @@ def skeleton(text: str) -> str:
 
     >>> skeleton("\u0410nn") == skeleton("Ann")  # CYRILLIC CAPITAL LETTER A
     True
+    >>> skeleton("A\u0336nn")  # COMBINING LONG STROKE OVERLAY
+    'Ann'
     """
     prototypes = _prototypes()
     text = unicodedata.normalize("NFD", text)
-    mapped = "".join(prototypes.get(char, char) for char in text if not _ignorable(char))
-    return unicodedata.normalize("NFD", mapped)
+    mapped = "".join(prototypes.get(char, char) for char in text if not _unseen(char))
+    return "".join(char for char in unicodedata.normalize("NFD", mapped) if not _overlay(char))
 
 
+@functools.lru_cache(maxsize=16_384)
 def clash_keys(name: str) -> frozenset[str]:
     """The forms compared by :func:`clash`: the skeleton of each casing, folded.
 
@@ -159,6 +167,9 @@ def clash_keys(name: str) -> frozenset[str]:
     skeleton depends on case: a capital I becomes an l, so "ALICE" (which is
     "alice") looks like "ALlCE"; a Cyrillic capital VE looks like B, but its
     small letter looks like nothing Latin.
+
+    Kept once worked out (the last 16,384 names): a room's names are compared again
+    at every join, and a crowd's default names ("Watcher 12") are the same in every room.
     """
     name = normalise(name)
     casings = (name, name.lower(), name.upper(), name.casefold())
@@ -174,6 +185,24 @@ def clash(first: str, second: str) -> bool:
     False
     """
     return not clash_keys(first).isdisjoint(clash_keys(second))
+
+
+def keys_of(taken: Iterable[str]) -> set[str]:
+    """Every clash key of the names ``taken``: a name clashes with one of them exactly when
+    its own keys meet these (:func:`is_free`), so many names are tried in one pass.
+
+    >>> is_free("Ann", keys_of(["Bob", "\u0410NN"]))
+    False
+    """
+    keys: set[str] = set()
+    for name in taken:
+        keys.update(clash_keys(name))
+    return keys
+
+
+def is_free(name: str, taken_keys: set[str]) -> bool:
+    """Whether ``name`` clashes with none of the names whose keys are ``taken_keys``."""
+    return taken_keys.isdisjoint(clash_keys(name))
 
 
 def is_reserved(username: str) -> bool:
@@ -203,6 +232,19 @@ def _inside_emoji(name: str, index: int) -> bool:
 def _ignorable(char: str) -> bool:
     code = ord(char)
     return any(low <= code <= high for low, high in DEFAULT_IGNORABLE)
+
+
+#: Unicode's canonical combining class of the marks drawn over or through a letter.
+OVERLAY = 1
+
+
+def _overlay(char: str) -> bool:
+    return unicodedata.combining(char) == OVERLAY
+
+
+def _unseen(char: str) -> bool:
+    """Whether the skeleton drops ``char``: it draws nothing, or draws through a letter."""
+    return _ignorable(char) or _overlay(char)
 
 
 @functools.cache

@@ -30,7 +30,7 @@ from redis.exceptions import RedisError
 
 from games.engine import rules
 from games.insight import chances, coach
-from games.live import heartbeat, outbox, services, shutdown
+from games.live import closing, heartbeat, limits, outbox, services, shutdown
 from games.live.services import CommandError
 from games.models import room_group
 from games.wire import protocol
@@ -49,8 +49,11 @@ Handler = Callable[["GameConsumer", Any], Awaitable[None]]
 #: Close code when the invite code leads nowhere (4000-4999 are the application's own).
 CLOSE_NO_SUCH_GAME = 4404
 #: Close code of a socket that cannot be served now (the database or Redis is away):
-#: 1013, "Try Again Later"; the room's page calls again at once.
+#: 1013, "Try Again Later"; the room's page calls again when the reason says.
 CLOSE_TRY_AGAIN_LATER = 1013
+#: Why, and when to come back (:mod:`games.live.closing`): an outage of the database or
+#: Redis lasts seconds (a restart, a failover).
+TRY_AGAIN_REASON = closing.come_back("the database or messaging is away", 1, 5)
 #: What the database or Redis raise while they are away: a command is answered
 #: ``unavailable`` and the socket stays open.
 UNAVAILABLE = outbox.UNAVAILABLE
@@ -231,7 +234,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.odds_tasks = set()
         await self.accept()
         if shutdown.stopping.is_set():  # This process is stopping: come back, to another.
-            await self.close(code=shutdown.SERVICE_RESTART)
+            await self.close(code=shutdown.SERVICE_RESTART, reason=shutdown.come_back_reason(1))
             return
         try:
             await self.arrive()
@@ -239,7 +242,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.close(code=CLOSE_NO_SUCH_GAME)
         except UNAVAILABLE as error:
             logger.warning("a socket to %s could not be served: %s", self.code, error)
-            await self.close(code=CLOSE_TRY_AGAIN_LATER)
+            await self.close(code=CLOSE_TRY_AGAIN_LATER, reason=TRY_AGAIN_REASON)
 
     async def arrive(self) -> None:
         """Join the room's group, take this connection's seat, and send the snapshot."""
@@ -375,7 +378,8 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             self.code,
             self.connection_id,
             message.text,
-            sender=self.identity()[0] or f"socket-{self.connection_id}",
+            sender=self.identity()[0],
+            address=limits.socket_address(self.scope),
         )
         if name != self.watcher_name:  # A player sat down under a name like this watcher's.
             self.watcher_name = name

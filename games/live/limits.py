@@ -16,7 +16,8 @@ import ipaddress
 import logging
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
@@ -92,6 +93,40 @@ def _wait(scope: str, key: str, rates: Sequence[Rate], *, add: int, aligned: boo
     return max(wait, 1) if wait else 0
 
 
+def slowed(scope: str, key: str, *, free: int, window: int, most: int) -> int:
+    """The seconds ``key`` must still wait at ``scope`` before its next try (0: none).
+
+    A growing delay rather than a ban: past ``free`` failures (:func:`failed`) within
+    ``window`` seconds, each failure makes the next try wait 2, 4, 8 ... seconds (at
+    most ``most``) after it. A person sharing the address waits seconds, not an hour;
+    a script that tries thousands of accounts gets a few dozen tries an hour.
+    """
+    if not settings.YAHTZEE_RATE_LIMITS:
+        return 0
+    cache = caches[CACHE]
+    try:
+        count = int(cache.get(_key(scope, key, window, aligned=False), 0))
+        last = float(cache.get(f"{scope}:{key}:last", 0.0))
+    except Exception:  # The cache is away: see the module's docstring.
+        log.warning("limits: the cache is unavailable; allowing %s", scope, exc_info=True)
+        return 0
+    if count <= free:
+        return 0
+    delay: int = min(most, 2 ** (count - free))
+    return max(0, math.ceil(last + delay - now()))
+
+
+def failed(scope: str, key: str, *, window: int) -> None:
+    """Count a failure of ``key`` at ``scope``, and when it came, for :func:`slowed`."""
+    if not settings.YAHTZEE_RATE_LIMITS:
+        return
+    _wait(scope, key, [(0, window)], add=1, aligned=False)
+    try:
+        caches[CACHE].set(f"{scope}:{key}:last", now(), timeout=window)
+    except Exception:
+        log.warning("limits: the cache is unavailable; not counting %s", scope, exc_info=True)
+
+
 def opening_a_room(address: str, session_key: str | None = None) -> int:
     """Count a room opened from ``address`` (and a browser's session, when it has one);
     0 if it may be opened, else the seconds to wait."""
@@ -114,11 +149,22 @@ def client_address(request: HttpRequest) -> str:
     a list, the one our proxy added). An IPv6 address counts as its /64, which one
     household or machine usually holds whole.
     """
-    address = request.META.get("REMOTE_ADDR") or ""
     header = settings.CLIENT_ADDRESS_HEADER
-    if header:
-        forwarded = request.META.get("HTTP_" + header.upper().replace("-", "_"), "")
-        address = forwarded.split(",")[-1].strip() or address
+    forwarded = request.META.get("HTTP_" + header.upper().replace("-", "_"), "") if header else ""
+    return _counted(request.META.get("REMOTE_ADDR") or "", forwarded)
+
+
+def socket_address(scope: Mapping[str, Any]) -> str:
+    """The address a websocket came from (its ASGI ``scope``), as :func:`client_address`."""
+    client = scope.get("client") or ("",)
+    header = settings.CLIENT_ADDRESS_HEADER.lower().encode()
+    headers = dict(scope.get("headers") or ()) if header else {}
+    forwarded = headers.get(header, b"").decode("latin-1")
+    return _counted(str(client[0] or ""), forwarded)
+
+
+def _counted(address: str, forwarded: str) -> str:
+    address = forwarded.split(",")[-1].strip() or address
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:

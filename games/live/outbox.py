@@ -188,18 +188,26 @@ def _thread_of(game: str) -> ThreadPoolExecutor:
 PRESENCE = "game.presence"
 #: Presence messages for a room are sent at most this often, in seconds (the last one).
 PRESENCE_EVERY = 0.2
+#: From this many watchers a room is a crowd: its presence goes out at most once in
+#: :data:`PRESENCE_EVERY_CROWD` seconds, since each is a message to every socket (1,000
+#: watchers joining sent a room of 1,000 five thousand messages a second).
+PRESENCE_CROWD = 50
+PRESENCE_EVERY_CROWD = 1.0
 #: The presence message each room is waiting to be sent, by invite code.
 _presence_due: dict[str, dict[str, Any]] = {}
 
 
 def tell_presence_soon(code: str, message: dict[str, Any]) -> None:
-    """Send room ``code`` this presence message within :data:`PRESENCE_EVERY` seconds, unless
-    a newer one replaces it first (call from the event loop)."""
+    """Send room ``code`` this presence message within :data:`PRESENCE_EVERY` seconds (a
+    crowd's within :data:`PRESENCE_EVERY_CROWD`), unless a newer one replaces it first
+    (call from the event loop)."""
     waiting = code in _presence_due
     _presence_due[code] = message
     if not waiting:
+        crowd = message.get("watchers", 0) >= PRESENCE_CROWD
         asyncio.get_running_loop().call_later(
-            PRESENCE_EVERY, lambda: _background(_send_presence(code))
+            PRESENCE_EVERY_CROWD if crowd else PRESENCE_EVERY,
+            lambda: _background(_send_presence(code)),
         )
 
 

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count
 
 from games.engine import codec, events, names, rules
 from games.engine.room import Options, Room, RoomError, RoomProgress, Seat, Status, check_bot_pace
@@ -1019,13 +1020,19 @@ def _tell_presence(
 
 
 def connected(game: Game) -> tuple[set[int], int]:
-    """The seats (player ids) with a live connection to ``game``, and how many watch."""
-    rows: list[int | None] = list(
-        Connection.objects.filter(game=game, seen_at__gte=heartbeat.fresh_since()).values_list(
-            "player_id", flat=True
-        )
+    """The seats (player ids) with a live connection to ``game``, and how many watch.
+
+    Counted by the database, a row per seat and one for the watchers: a crowd's thousand
+    rows are not read at every join.
+    """
+    counts: list[tuple[int | None, int]] = list(
+        Connection.objects.filter(game=game, seen_at__gte=heartbeat.fresh_since())
+        .values_list("player_id")
+        .annotate(sockets=Count("pk"))
+        .order_by()
     )
-    return {row for row in rows if row is not None}, sum(row is None for row in rows)
+    seats = {player_id for player_id, _ in counts if player_id is not None}
+    return seats, sum(sockets for player_id, sockets in counts if player_id is None)
 
 
 # --------------------------------------------------------------------------
@@ -1058,31 +1065,34 @@ def watcher_name(code: str, connection_id: int, name: object = None) -> str:
     """
     chosen = clean_name(name) if name is not None else None
     with transaction.atomic():
-        table = _load(code, lock=True)
-        row = _watching(table, connection_id)
-        players = [p.name for p in table.players]
+        # The row locked, not the game read: a crowd's every join comes here.
+        game = Game.objects.select_for_update().only("pk").filter(code=code).first()
+        if game is None:
+            raise CommandError("no_such_game", "there is no game at this link")
+        row = _watching(game, connection_id)
+        players = list(Player.objects.filter(game=game).values_list("name", flat=True))
+        if chosen is None and row.name and names.is_free(row.name, names.keys_of(players)):
+            return row.name  # Its own still (each chat line asks): the crowd's names unread.
         watchers = list(
             Connection.objects.filter(
-                game=table.game, player__isnull=True, seen_at__gte=heartbeat.fresh_since()
+                game=game, player__isnull=True, seen_at__gte=heartbeat.fresh_since()
             )
             .exclude(pk=row.pk)
             .exclude(name="")
             .values_list("name", flat=True)
         )
+        # Every name's keys in one set (each name's kept by names.clash_keys), so a join
+        # costs one pass over the room's names however many numbers it tries.
+        taken = names.keys_of(players + watchers)
         if chosen is not None:
-            if any(names.clash(taken, chosen) for taken in players + watchers):
+            if not names.is_free(chosen, taken):
                 raise CommandError(
                     "name_taken",
                     f"someone here is already called {chosen}, or a name that looks the same",
                 )
-        elif row.name and not any(names.clash(player, row.name) for player in players):
-            return row.name
         else:
             number = 1
-            while any(
-                names.clash(taken, WATCHER_DEFAULT_NAME.format(number))
-                for taken in players + watchers
-            ):
+            while not names.is_free(WATCHER_DEFAULT_NAME.format(number), taken):
                 number += 1
             chosen = WATCHER_DEFAULT_NAME.format(number)
         row.name = chosen
@@ -1096,9 +1106,9 @@ def check_seat(code: str, player_id: int | None, as_seat: int | None) -> None:
     _load(code).player(player_id, as_seat, returning=False)
 
 
-def _watching(table: Table, connection_id: int) -> Connection:
-    """The row of a connection to ``table``'s game that watches (it holds no seat)."""
-    row = Connection.objects.filter(pk=connection_id, game=table.game).first()
+def _watching(game: Game, connection_id: int) -> Connection:
+    """The row of a connection to ``game`` that watches (it holds no seat)."""
+    row = Connection.objects.filter(pk=connection_id, game=game).first()
     if row is None or row.player_id is not None:
         raise CommandError(
             "not_a_watcher",
@@ -1107,27 +1117,32 @@ def _watching(table: Table, connection_id: int) -> Connection:
     return row
 
 
-def watcher_chat(code: str, connection_id: int, text: object, *, sender: str) -> str:
+def watcher_chat(
+    code: str, connection_id: int, text: object, *, sender: str, address: str = ""
+) -> str:
     """The watcher ``connection_id`` says ``text`` in the watchers' chat; the name it said it
     under (:func:`watcher_name`: it may have changed).
 
     The line goes to every watcher of the room and to the players who read the watchers'
-    chat; it is kept nowhere. Within limits: per ``sender`` (the watcher's browser
-    session, else its socket) and per room, ``chat_rate_limited`` past either. The
-    text is checked as the players' chat's (``invalid_message``, ``chat_too_long``).
+    chat; it is kept nowhere. Within limits, ``chat_rate_limited`` past either: per
+    ``sender``, the watcher's browser session (sockets without one, from scripts, count
+    as one watcher per ``address``), and per ``address``, all its browsers together. Not
+    per room: a flood from one address costs the other watchers nothing. The text is
+    checked as the players' chat's (``invalid_message``, ``chat_too_long``).
     """
     text = chat_text(text)
     name = watcher_name(code, connection_id)  # Raises not_a_watcher, no_such_game.
-    wait = limits.hit("watcher-chat", sender, settings.LIMIT_WATCHER_CHAT_PER_WATCHER)
+    browser = sender or f"address-{address}"
+    wait = limits.hit("watcher-chat", browser, settings.LIMIT_WATCHER_CHAT_PER_WATCHER)
     if wait:
         raise CommandError(
             "chat_rate_limited", f"too many chat messages: wait {limits.wait_text(wait)}"
         )
-    wait = limits.hit("watcher-chat-room", code, settings.LIMIT_WATCHER_CHAT_PER_ROOM)
+    wait = limits.hit("watcher-chat-address", address, settings.LIMIT_WATCHER_CHAT_PER_ADDRESS)
     if wait:
         raise CommandError(
             "chat_rate_limited",
-            f"the watchers' chat is busy: wait {limits.wait_text(wait)} and say it again",
+            f"too many chat messages from your network: wait {limits.wait_text(wait)}",
         )
     line = {"type": "watcher_message", "name": name, "text": text, "at": clock.now().isoformat()}
     outbox.post(code, WATCHER_CHAT, [line])

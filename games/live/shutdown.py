@@ -6,9 +6,10 @@ an abnormal close and back off), and the process could hang on a thread still
 waiting for work. Here SIGTERM:
 
 1. stops taking sockets: a new one is closed at once with code 1012, "service
-   restart", which the room's page answers by reconnecting at once (to another
-   process, behind the proxy);
-2. closes every open socket with 1012, and waits up to :data:`GRACE` seconds for
+   restart", which the room's page answers by reconnecting (to another process,
+   behind the proxy) within the seconds the close's reason says (:mod:`games.live.closing`);
+2. closes every open socket with 1012, spread over a second per
+   :data:`SPREAD_PER_SECOND` sockets, and waits up to :data:`GRACE` seconds for
    their connections to go (each one's row is removed, so presence is right at
    once);
 3. stops the reactor (Daphne cancels what is left), and if anything still holds
@@ -27,6 +28,8 @@ import time
 import weakref
 from typing import Any, Final
 
+from games.live import closing
+
 logger = logging.getLogger(__name__)
 
 #: The websocket close code for "the server is restarting: come back".
@@ -37,18 +40,35 @@ GRACE: Final = 2.0
 DEADLINE: Final = 4.5
 
 
+#: Sockets told to come back (1012) are spread over a second for each this many of them:
+#: about what a process takes in a second at a load of 8 (issue 28: 500 sockets back on the
+#: other process after a kill took 60 s, each trying 3 to 6 times).
+SPREAD_PER_SECOND: Final = 200
+#: The longest spread, in seconds.
+SPREAD_MOST: Final = 10.0
+
 #: This process's open sockets (their consumers), to close on SIGTERM.
 sockets: weakref.WeakSet[Any] = weakref.WeakSet()
 #: Set once SIGTERM came: no new socket is taken.
 stopping = threading.Event()
 
 
+def come_back_reason(count: int) -> str:
+    """The reason a socket is closed with 1012, when this process holds ``count`` sockets:
+    come back within a second for each :data:`SPREAD_PER_SECOND` of them (at least one,
+    at most :data:`SPREAD_MOST`), so the other processes take them in a stream, not at
+    once."""
+    spread = min(SPREAD_MOST, max(1.0, count / SPREAD_PER_SECOND))
+    return closing.come_back("service restart", 0, spread)
+
+
 async def stop_serving(reactor: Any) -> None:
     """Close every socket with 1012, give them :data:`GRACE` to go, then stop the reactor."""
     open_sockets = list(sockets)
     logger.info("SIGTERM: closing %d sockets with 1012, then stopping", len(open_sockets))
-    closing = [socket.close(code=SERVICE_RESTART) for socket in open_sockets]
-    await asyncio.gather(*closing, return_exceptions=True)
+    reason = come_back_reason(len(open_sockets))
+    closes = [socket.close(code=SERVICE_RESTART, reason=reason) for socket in open_sockets]
+    await asyncio.gather(*closes, return_exceptions=True)
     started = time.monotonic()
     while len(sockets) and time.monotonic() - started < GRACE:
         await asyncio.sleep(0.05)
@@ -61,34 +81,9 @@ def _leave_now() -> None:
     os._exit(0)
 
 
-def _let_daphne_send_service_restart() -> None:
-    """Let Daphne close a socket with 1012.
-
-    Daphne closes a socket with autobahn's ``sendClose``, which refuses every code but
-    1000 and 3000-4999 (its reading of RFC 6455 from before IANA registered 1012,
-    "Service Restart", in 2012) and so never sends the close. autobahn's own
-    ``sendCloseFrame`` makes the same closing handshake for any code: Daphne's
-    ``serverClose`` uses it for 1012.
-    """
-    from daphne.ws_protocol import WebSocketProtocol
-
-    close = WebSocketProtocol.serverClose
-    if getattr(close, "sends_service_restart", False):
-        return
-
-    def server_close(self: Any, code: int | None = None) -> None:
-        if code == SERVICE_RESTART:
-            self.sendCloseFrame(code=code, isReply=False)
-        else:
-            close(self, code)
-
-    server_close.sends_service_restart = True  # type: ignore[attr-defined]
-    WebSocketProtocol.serverClose = server_close
-
-
 def install() -> None:
     """Handle SIGTERM as above in this Daphne process (call once its reactor runs)."""
-    _let_daphne_send_service_restart()
+    closing.let_daphne_say_why()
     reactor: Any = sys.modules["twisted.internet.reactor"]
     loop = asyncio.get_running_loop()
 

@@ -119,7 +119,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             user = form.save()
             _log_in_keeping_seats(request, user)
-            return redirect(next_url or reverse("profile", args=[user.get_username()]))
+            response = redirect(next_url or reverse("profile", args=[user.get_username()]))
+            _remember_account(request, response, user)
+            return response
     return render(request, "registration/signup.html", context)
 
 
@@ -133,26 +135,84 @@ class LoginView(auth_views.LoginView):
     redirect_authenticated_user = True
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        # django-axes counts one account from one address; this, one address trying many.
-        address = limits.client_address(request)
-        wait = limits.waiting("login-failures", address, settings.LIMIT_LOGIN_FAILURES_PER_ADDRESS)
-        if wait:  # Refused before any password is checked.
+        refusal = _login_refusal(request, request.POST.get("username", ""))
+        if refusal:  # Refused before any password is checked.
             form = AuthenticationForm(request, initial={"username": request.POST.get("username")})
-            refusal = _too_many("failed log-ins", wait)
             context = self.get_context_data(form=form, refusal=refusal)
             return self.render_to_response(context, status=429)
         return super().post(request, *args, **kwargs)
 
     def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
+        username = _account_key(self.request.POST.get("username", ""))
         address = limits.client_address(self.request)
-        limits.hit("login-failures", address, settings.LIMIT_LOGIN_FAILURES_PER_ADDRESS)
+        for scope, key, (_, window, _) in (
+            ("login-address", address, settings.LIMIT_LOGIN_FAILURES_PER_ADDRESS),
+            ("login-account", username, settings.LIMIT_LOGIN_FAILURES_PER_ACCOUNT),
+        ):
+            limits.failed(scope, key, window=window)
         return super().form_invalid(form)
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         old_session_key = self.request.session.session_key or ""
         response = super().form_valid(form)  # Logs in: the session key changes.
         _claim_guest_seats(self.request, old_session_key, form.get_user())
+        _remember_account(self.request, response, form.get_user())
         return response
+
+
+#: The signed cookie that lists the accounts this browser has logged in to: logins to
+#: them are not slowed by other people's failures (``LIMIT_LOGIN_FAILURES_*``).
+KNOWN_ACCOUNTS_COOKIE = "known_accounts"
+KNOWN_ACCOUNTS_SALT = "games.web.accounts.known"
+KNOWN_ACCOUNTS_SECONDS = 365 * 24 * 60 * 60
+#: How many accounts the cookie remembers (the latest).
+KNOWN_ACCOUNTS_KEPT = 8
+
+
+def _account_key(username: str) -> str:
+    return username.strip().casefold()[:150]
+
+
+def _known_accounts(request: HttpRequest) -> list[str]:
+    value = request.get_signed_cookie(
+        KNOWN_ACCOUNTS_COOKIE, default="", salt=KNOWN_ACCOUNTS_SALT, max_age=KNOWN_ACCOUNTS_SECONDS
+    )
+    return [name for name in (value or "").split("\n") if name]
+
+
+def _remember_account(request: HttpRequest, response: HttpResponse, user: AbstractBaseUser) -> None:
+    """Note in this browser that it logged in to ``user``'s account (the latest few)."""
+    name = _account_key(user.get_username())
+    known = [name] + [other for other in _known_accounts(request) if other != name]
+    response.set_signed_cookie(
+        KNOWN_ACCOUNTS_COOKIE,
+        "\n".join(known[:KNOWN_ACCOUNTS_KEPT]),
+        salt=KNOWN_ACCOUNTS_SALT,
+        max_age=KNOWN_ACCOUNTS_SECONDS,
+        secure=request.is_secure(),
+        httponly=True,
+        samesite="Lax",
+    )
+
+
+def _login_refusal(request: HttpRequest, username: str) -> str:
+    """Why this login must wait, if it must: the address or the account failed too often of
+    late (beyond django-axes, which locks one account from one address). A browser that
+    logged in to the account before is never slowed by others' failures."""
+    name = _account_key(username)
+    if name in _known_accounts(request):
+        return ""
+    free, window, most = settings.LIMIT_LOGIN_FAILURES_PER_ADDRESS
+    wait = limits.slowed(
+        "login-address", limits.client_address(request), free=free, window=window, most=most
+    )
+    if wait:
+        return _too_many("failed log-ins", wait)
+    free, window, most = settings.LIMIT_LOGIN_FAILURES_PER_ACCOUNT
+    wait = limits.slowed("login-account", name, free=free, window=window, most=most)
+    if wait:
+        return f"Too many failed log-ins to this account: try again in {limits.wait_text(wait)}."
+    return ""
 
 
 def locked_out(

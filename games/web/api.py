@@ -14,7 +14,10 @@ another site.
 Clients that are not browsers send no ``Origin`` and are served as before.
 """
 
+import contextlib
+
 import msgspec
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, JsonResponse
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
@@ -34,6 +37,22 @@ def _error(status: int, code: str, message: str) -> JsonResponse:
     return JsonResponse({"error": {"code": code, "message": message}}, status=status)
 
 
+def _body(request: HttpRequest) -> bytes:
+    """The request's body, or ``too_large`` past :data:`MAX_BODY_BYTES`, whatever its size.
+
+    A declared length over the limit is refused before the body is read; Django's own
+    limit (``DATA_UPLOAD_MAX_MEMORY_SIZE``, 2.5 MB) would answer its HTML 400 instead.
+    """
+    try:
+        declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        declared = 0  # As Django reads it; decode_create_game checks what was really sent.
+    if declared <= MAX_BODY_BYTES:
+        with contextlib.suppress(RequestDataTooBig):
+            return request.body
+    raise protocol.request_too_large()
+
+
 @csrf_exempt
 @require_POST
 def create_game(request: HttpRequest) -> JsonResponse:
@@ -44,11 +63,12 @@ def create_game(request: HttpRequest) -> JsonResponse:
         origin, scheme=request.scheme or "http", host=request.get_host()
     ):
         return _error(403, "forbidden_origin", "rooms are created from this site's own pages")
-    # An empty body (every field left out) has nothing to type.
-    if request.body and request.content_type != "application/json":
-        return _error(415, "unsupported_media_type", "send the body as application/json")
     try:
-        data = protocol.decode_create_game(request.body)
+        sent = _body(request)
+        # An empty body (every field left out) has nothing to type.
+        if sent and request.content_type != "application/json":
+            return _error(415, "unsupported_media_type", "send the body as application/json")
+        data = protocol.decode_create_game(sent)
     except protocol.ProtocolError as error:
         return _error(413 if error.code == "too_large" else 400, error.code, str(error))
     # A script has no session: its address is what is counted.

@@ -450,6 +450,11 @@ CREATE_GAME_ERRORS: Final = {
 _create_game_decoder: Final = msgspec.json.Decoder(CreateGame)
 
 
+def request_too_large() -> ProtocolError:
+    """The refusal of an HTTP request's body over :data:`MAX_MESSAGE_BYTES` (413)."""
+    return ProtocolError("too_large", f"the request is {MAX_MESSAGE_BYTES // 1024} KiB at most")
+
+
 def decode_create_game(body: bytes) -> CreateGame:
     """The request of ``POST /api/games/`` (an empty body is ``{}``), or :class:`ProtocolError`.
 
@@ -458,7 +463,7 @@ def decode_create_game(body: bytes) -> CreateGame:
     ``invalid_turn_seconds``, ``invalid_bot_pace``, ``invalid_show_odds``.
     """
     if len(body) > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_large", f"the request is {MAX_MESSAGE_BYTES // 1024} KiB at most")
+        raise request_too_large()
     try:
         return _create_game_decoder.decode(body or b"{}")
     except msgspec.ValidationError as error:

@@ -1,22 +1,15 @@
 // A websocket to one room that reconnects by itself.
 //
-// After a dropped connection it waits a little longer each time (0.5 s, 1 s,
-// 2 s ... up to 10 s, with some jitter so a room full of browsers does not
-// come back at the same instant), and says so through `onStatus`. A server
-// process that is stopping closes with 1012 and is called again at once. The server
-// answers every new connection with a snapshot, so the page resyncs by itself.
+// After a close it waits as static/js/backoff.js says (longer after each failure, a
+// random part of it so a room full of browsers does not come back at the same
+// instant; as long as the server's reason asks, after a 1012 or a 1013), and says so
+// through `onStatus`. The server answers every new connection with a snapshot, so
+// the page resyncs by itself.
 
-const MAX_DELAY_MS = 10_000;
+import { SERVICE_RESTART, retryDelay } from "./backoff.js";
+
 const PING_EVERY_MS = 15_000;
 const SILENCE_LIMIT_MS = 40_000;
-const NO_SUCH_ROOM = 4404;
-// "Service restart": the server process is stopping and asks to be called again at once
-// (behind the proxy, another process answers). A short random wait spreads the room out.
-const SERVICE_RESTART = 1012;
-// "Try again later": the server could not serve the room just now (its database or Redis
-// is away for a moment); the same quick call back, then the usual backoff.
-const TRY_AGAIN_LATER = 1013;
-const RESTART_SPREAD_MS = 250;
 
 export class RoomSocket {
   constructor(path, { onMessage, onStatus }) {
@@ -60,20 +53,19 @@ export class RoomSocket {
     ws.addEventListener("close", (event) => {
       if (ws !== this.ws) return;
       this.ws = null;
-      if (event.code === NO_SUCH_ROOM) {
+      // A server stopping is no failure of this page's: the count starts again.
+      if (event.code === SERVICE_RESTART) this.attempts = 0;
+      const delay = retryDelay(event, this.attempts);
+      if (delay === null) {
         this.onStatus({ state: "gone" });
         return;
       }
-      if (event.code === SERVICE_RESTART) this.attempts = 0;
-      const soon = event.code === SERVICE_RESTART || (event.code === TRY_AGAIN_LATER && this.attempts === 0);
-      this.schedule(soon ? RESTART_SPREAD_MS * Math.random() : null);
+      this.schedule(delay);
     });
   }
 
-  // Try again after a wait that doubles with each failure, or after `soon` ms.
-  schedule(soon = null) {
-    const base = Math.min(MAX_DELAY_MS, 500 * 2 ** this.attempts);
-    const delay = Math.round(soon ?? base * (0.75 + Math.random() * 0.5));
+  // Try again in `delay` ms.
+  schedule(delay) {
     this.attempts += 1;
     this.onStatus({ state: "waiting", retryAt: Date.now() + delay });
     this.timer = setTimeout(() => this.connect(), delay);

@@ -49,9 +49,9 @@ class FakeWebSocket {
     this.emit("message", { data });
   }
 
-  closes(code = 1006) {
+  closes(code = 1006, reason = "") {
     this.readyState = FakeWebSocket.CLOSED;
-    this.emit("close", { code });
+    this.emit("close", { code, reason });
   }
 }
 
@@ -175,17 +175,18 @@ describe("RoomSocket: reconnecting", () => {
     return waits;
   };
 
-  test("after each failure it waits twice as long, from 0.5 s up to 10 s (jitter at its middle)", (t) => {
+  // The schedule itself is tests/js/backoff.test.mjs's; here, that the socket keeps to it.
+  test("after each failure it waits twice as long: half of 1 s up to 20 s, at the jitter's middle", (t) => {
     const room = openRoom(t, { random: 0.5 });
     assert.deepEqual(waitsAfterFailures(room, 8), [500, 1000, 2000, 4000, 8000, 10000, 10000, 10000]);
     assert.equal(room.sockets.length, 9);
   });
 
-  test("the jitter spreads each wait from three quarters to five quarters of it", (t) => {
-    assert.deepEqual(waitsAfterFailures(openRoom(t, { random: 0 }), 7), [375, 750, 1500, 3000, 6000, 7500, 7500]);
+  test("the jitter spreads each wait over all of it (full jitter)", (t) => {
+    assert.deepEqual(waitsAfterFailures(openRoom(t, { random: 0 }), 3), [0, 0, 0]);
     assert.deepEqual(
       waitsAfterFailures(openRoom(t, { random: 0.999999 }), 7),
-      [625, 1250, 2500, 5000, 10000, 12500, 12500],
+      [1000, 2000, 4000, 8000, 16000, 20000, 20000],
     );
   });
 
@@ -216,7 +217,7 @@ describe("RoomSocket: reconnecting", () => {
     assert.deepEqual(room.clock.waits(), [500]);
   });
 
-  test("a server stopping (close code 1012) is called again at once, whatever failed before", (t) => {
+  test("a server stopping (close code 1012) is called again when it says, whatever failed before", (t) => {
     const room = openRoom(t, { random: 0.5 });
     room.socket.connect();
     room.latest().closes();
@@ -224,12 +225,21 @@ describe("RoomSocket: reconnecting", () => {
     room.latest().closes();
     room.clock.advance(1000);
     room.latest().serverOpens();
-    room.latest().closes(1012);
-    assert.deepEqual(room.clock.waits(), [125]);
-    room.clock.advance(125);
+    room.latest().closes(1012, "service restart: come back in 0-2 s");
+    assert.deepEqual(room.clock.waits(), [1000]);
+    room.clock.advance(1000);
     assert.equal(room.sockets.length, 4);
     room.latest().closes(1006); // And if that fails, the backoff starts from the beginning.
     assert.deepEqual(room.clock.waits(), [1000]);
+  });
+
+  test("a server that cannot serve the room now (1013) is called again when it says", (t) => {
+    const room = openRoom(t, { random: 0.5 });
+    room.socket.connect();
+    room.latest().serverOpens();
+    room.latest().closes(1013, "the database or messaging is away: come back in 1-5 s");
+    assert.deepEqual(room.clock.waits(), [3000]);
+    assert.deepEqual(room.statuses.at(-1), { state: "waiting", retryAt: room.clock.now + 3000 });
   });
 
   test("a room that does not exist (close code 4404) is gone: no more tries", (t) => {

@@ -52,7 +52,7 @@ def script_speed(monkeypatch):  # type: ignore[no-untyped-def]
 class Client:
     """One websocket to a room, with the messages it has been sent so far."""
 
-    def __init__(self, code: str, session_key: str | None = None) -> None:
+    def __init__(self, code: str, session_key: str | None = None, address: str = "") -> None:
         self.code = code
         self.session_key = session_key
         headers = [ORIGIN, HOST]
@@ -61,6 +61,8 @@ class Client:
         self.communicator = WebsocketCommunicator(
             application, f"/ws/games/{code}/", headers=headers
         )
+        if address:  # Where the socket comes from, as Daphne says.
+            self.communicator.scope["client"] = [address, 50000]
         self.snapshot: dict[str, Any] = {}
         self.events: list[dict[str, Any]] = []
         self.version = 0  # The last version this client was told of.
@@ -623,6 +625,7 @@ async def test_a_process_that_is_stopping_sends_a_new_socket_elsewhere_with_1012
         assert await communicator.receive_output(timeout=TIMEOUT) == {
             "type": "websocket.close",
             "code": 1012,
+            "reason": "service restart: come back in 0-1 s",  # static/js/backoff.js reads it.
         }
     finally:
         shutdown.stopping.clear()
@@ -717,6 +720,7 @@ async def test_a_socket_that_cannot_be_served_now_is_told_to_try_again_with_1013
     assert await communicator.receive_output(timeout=TIMEOUT) == {
         "type": "websocket.close",
         "code": 1013,
+        "reason": "the database or messaging is away: come back in 1-5 s",
     }
 
 

@@ -95,24 +95,71 @@ def test_a_person_who_mistypes_a_few_times_logs_in_and_starts_again(
     assert log_in(client, PASSWORD).status_code == 302
 
 
-def test_it_refuses_an_address_that_fails_on_many_accounts(
+def test_an_address_that_fails_on_many_accounts_is_slowed_not_banned(
     settings, alice: AbstractUser, moment: Moment
 ) -> None:  # type: ignore[no-untyped-def]
-    settings.LIMIT_LOGIN_FAILURES_PER_ADDRESS = [(3, 3600)]
+    settings.LIMIT_LOGIN_FAILURES_PER_ADDRESS = (3, 3600, 60)
     sprayer = Client()
-    for name in ("bob", "cy", "dee"):
+    for name in ("bob", "cy", "dee"):  # Free.
         assert log_in(sprayer, "123456", username=name).status_code == 200
+    assert log_in(sprayer, "123456", username="eve").status_code == 200  # One past: 2 s.
 
-    refused = log_in(sprayer, PASSWORD)
+    refused = log_in(Client(), PASSWORD)  # Alice, behind the same address, a new browser.
 
     assert refused.status_code == 429
-    assert "Too many failed log-ins from your network: try again in 60 minutes." in (
+    assert "Too many failed log-ins from your network: try again in 2 seconds." in (
         refused.content.decode()
     )
-    assert "_auth_user_id" not in sprayer.session
     assert log_in(Client(), PASSWORD, address=ELSEWHERE).status_code == 302
-    moment.at += 3600
-    assert log_in(sprayer, PASSWORD).status_code == 302
+    moment.at += 2  # Seconds, not an hour: then the right password works.
+    assert log_in(Client(), PASSWORD).status_code == 302
+    # Each failure past the free ones doubles the wait after it, up to a minute.
+    waits = []
+    for n in range(8):
+        moment.at += 60
+        assert log_in(sprayer, "123456", username=f"x{n}").status_code == 200
+        waits.append(limits.slowed("login-address", HOME, free=3, window=3600, most=60))
+    assert waits == [4, 8, 16, 32, 60, 60, 60, 60]
+
+
+def test_a_browser_that_logged_in_before_is_not_slowed_by_others_failures(
+    settings, alice: AbstractUser, moment: Moment
+) -> None:  # type: ignore[no-untyped-def]
+    settings.LIMIT_LOGIN_FAILURES_PER_ADDRESS = (1, 3600, 60)
+    settings.LIMIT_LOGIN_FAILURES_PER_ACCOUNT = (0, 3600, 60)
+    hers = Client()
+    assert log_in(hers, PASSWORD).status_code == 302
+    hers.post(reverse("logout"))  # Client.logout() would forget its cookies too.
+    for name in ("alice", "bob"):  # Someone else on her network fails, on her account too.
+        assert log_in(Client(), "123456", username=name).status_code == 200
+
+    assert log_in(Client(), PASSWORD).status_code == 429  # A new browser waits.
+    assert log_in(Client(), PASSWORD, address=ELSEWHERE).status_code == 429  # Her account.
+    assert log_in(hers, PASSWORD).status_code == 302  # Hers does not.
+    # The cookie is signed: a browser cannot claim to know an account.
+    forged = Client()
+    forged.cookies["known_accounts"] = "alice"
+    assert log_in(forged, PASSWORD).status_code == 429
+
+
+def test_many_addresses_guessing_one_account_slow_that_account(
+    settings, alice: AbstractUser, moment: Moment
+) -> None:  # type: ignore[no-untyped-def]
+    settings.LIMIT_LOGIN_FAILURES_PER_ACCOUNT = (3, 3600, 60)
+    for n in range(4):
+        assert log_in(Client(), "guess", address=f"10.1.0.{n}").status_code == 200
+
+    refused = log_in(Client(), PASSWORD, address="10.2.0.1")
+
+    assert refused.status_code == 429
+    assert "Too many failed log-ins to this account: try again in 2 seconds." in (
+        refused.content.decode()
+    )
+    bob = get_user_model().objects.create_user("bob", password=PASSWORD)
+    assert log_in(Client(), PASSWORD, address="10.2.0.1", username="bob").status_code == 302
+    moment.at += 2
+    assert log_in(Client(), PASSWORD, address="10.2.0.1").status_code == 302
+    assert bob.pk
 
 
 # -- signing up -----------------------------------------------------------------------------

@@ -437,6 +437,25 @@ def test_outside_clients_play_a_whole_game(live_server_url: str) -> None:
 # --------------------------------------------------------------------------
 
 
+async def send_too_much(base_url: str) -> None:
+    status, created = await asyncio.to_thread(post_json, base_url + "/api/games/", {"seats": 2})
+    assert status == 201
+    client, _ = await Client.connect("big", base_url, created["code"])
+    await client.ws.send("x" * (1024 * 1024 + 1))
+    await asyncio.wait_for(client.reader, TIMEOUT)  # It reads until the socket closes.
+    assert (client.ws.close_code, client.ws.close_reason) == (
+        1009,
+        "message over 1 MiB: not read (a message is 16 KiB at most)",
+    )
+
+
+def test_a_message_over_1_mib_closes_the_socket_with_1009_and_a_reason(
+    live_server_url: str,
+) -> None:
+    """Issue 28: the connection was dropped without a close frame (the client saw 1006)."""
+    asyncio.run(asyncio.wait_for(send_too_much(live_server_url), GAME_TIMEOUT))
+
+
 @pytest.fixture
 def settings(settings):  # type: ignore[no-untyped-def]
     """The servers forked here pause a little before each bot move, as deployed, so that
@@ -455,8 +474,9 @@ async def stop_with_sockets_open(server: DaphneProcess, base_url: str) -> None:
     codes = []
     for client in clients:
         await asyncio.wait_for(client.reader, TIMEOUT)  # It reads until the socket closes.
-        codes.append(client.ws.close_code)
-    assert codes == [1012, 1012, 1012]
+        codes.append((client.ws.close_code, client.ws.close_reason))
+    # With when to come back: within a second for a few sockets (games/live/shutdown.py).
+    assert codes == [(1012, "service restart: come back in 0-1 s")] * 3
     await asyncio.to_thread(server.join, 5)
     assert not server.is_alive()
     assert time.monotonic() - signalled <= 5

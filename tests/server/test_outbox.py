@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import threading
+from collections.abc import Callable
 
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -104,6 +107,38 @@ async def test_a_command_whose_news_cannot_go_out_still_succeeds_and_its_bot_sta
     await box.deliver()  # Raises nothing: the change was committed.
 
     assert (layer.sent, kicked) == ([], ["abc"])
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("watchers", "every"), [(3, 0.2), (49, 0.2), (50, 1.0), (1000, 1.0)])
+async def test_presence_is_coalesced_and_a_crowd_s_at_most_once_a_second(  # type: ignore[no-untyped-def]
+    monkeypatch, watchers: int, every: float
+) -> None:
+    """Issue 28: each presence message goes to every socket of the room; a crowd joining
+    is told its count once a second, the last one."""
+    layer = FlakyLayer(failures=0)
+    monkeypatch.setattr(outbox, "get_channel_layer", lambda: layer)
+    loop = asyncio.get_running_loop()
+    timers: list[tuple[float, Callable[[], object]]] = []
+    monkeypatch.setattr(loop, "call_later", lambda delay, call: timers.append((delay, call)))
+
+    for count in range(watchers, watchers + 5):  # Five joins in a row.
+        outbox.tell_presence_soon("abc", {"type": "presence", "players": [], "watchers": count})
+    assert [delay for delay, _ in timers] == [every]  # One timer for the five.
+    timers[0][1]()
+    await asyncio.gather(*outbox._sending)
+
+    last = {"type": "presence", "players": [], "watchers": watchers + 4}
+    assert layer.sent == [
+        (
+            room_group("abc"),
+            {
+                "type": "game.presence",
+                "versions": [None],
+                "texts": [json.dumps(last, separators=(",", ":"))],
+            },
+        )
+    ]
 
 
 def test_the_app_hands_the_bots_driver_to_the_outbox_at_start_up() -> None:

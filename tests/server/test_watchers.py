@@ -244,28 +244,59 @@ async def test_a_bad_message_is_refused_to_its_sender_alone(who, message, code) 
 
 
 @pytest.mark.asyncio
-async def test_the_watchers_chat_is_limited_per_watcher_and_per_room(settings, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+async def test_watcher_chat_is_limited_per_browser_and_per_address(settings, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     settings.LIMIT_WATCHER_CHAT_PER_WATCHER = [(2, 60)]
-    settings.LIMIT_WATCHER_CHAT_PER_ROOM = [(3, 60)]
+    settings.LIMIT_WATCHER_CHAT_PER_ADDRESS = [(3, 60)]
     monkeypatch.setattr(limits, "now", lambda: 3600.0 * 278)  # The start of a minute.
-    _, _ana, _ben, first, second = await room()
+    code = await new_game(seats=4)
+    await seat(code, "Ana")
+    one = await Client(code, await new_session(), address="10.0.0.1").connect()
+    other = await Client(code, await new_session(), address="10.0.0.1").connect()
 
     for n in range(3):
-        await first.send(type="watcher_chat", text=f"first {n}")
-    assert await said(first, 2) == [("Watcher 1", "first 0"), ("Watcher 1", "first 1")]
-    assert [(e["code"], e["message"]) for e in first.errors] == [
+        await one.send(type="watcher_chat", text=f"one {n}")
+    assert await said(one, 2) == [("Watcher 1", "one 0"), ("Watcher 1", "one 1")]
+    assert [(e["code"], e["message"]) for e in one.errors] == [
         ("chat_rate_limited", "too many chat messages: wait a minute")
     ]
-    for n in range(2):  # The room has room for one line more.
-        await second.send(type="watcher_chat", text=f"second {n}")
-    assert await said(second, 3) == [
-        ("Watcher 1", "first 0"),
-        ("Watcher 1", "first 1"),
-        ("Watcher 2", "second 0"),
+    for n in range(2):  # Its address has room for one line more.
+        await other.send(type="watcher_chat", text=f"other {n}")
+    assert await said(other, 3) == [
+        ("Watcher 1", "one 0"),
+        ("Watcher 1", "one 1"),
+        ("Watcher 2", "other 0"),
     ]
-    assert [(e["code"], e["message"]) for e in second.errors] == [
-        ("chat_rate_limited", "the watchers' chat is busy: wait a minute and say it again")
+    assert [(e["code"], e["message"]) for e in other.errors] == [
+        ("chat_rate_limited", "too many chat messages from your network: wait a minute")
     ]
+
+
+@pytest.mark.asyncio
+async def test_cookie_less_sockets_flooding_cost_a_watcher_nothing(settings, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 28: five sockets without a session, 4 lines each, made a watcher lose 4 lines
+    of 10 when the room's watchers shared one budget."""
+    settings.LIMIT_WATCHER_CHAT_PER_WATCHER = [(5, 60)]
+    settings.LIMIT_WATCHER_CHAT_PER_ADDRESS = [(10, 60)]
+    monkeypatch.setattr(limits, "now", lambda: 3600.0 * 278)
+    code = await new_game(seats=4)
+    await seat(code, "Ana")
+    reader = await Client(code, await new_session(), address="10.0.0.2").connect()
+    floods = [await Client(code, address="10.0.0.9").connect() for _ in range(5)]
+
+    for n in range(5):
+        for number, flood in enumerate(floods):
+            await flood.send(type="watcher_chat", text=f"flood {number}.{n}")
+        await reader.send(type="watcher_chat", text=f"line {n}")
+    heard = await said(reader, 10)
+
+    mine = [text for name, text in heard if text.startswith("line")]
+    assert mine == [f"line {n}" for n in range(5)]
+    assert len(heard) == 10  # The five sockets together: as one watcher, 5 lines.
+    for flood in floods:
+        await flood.until_pong()  # Every answer it was sent.
+    assert sum(len(flood.errors) for flood in floods) == 20
+    assert {e["code"] for flood in floods for e in flood.errors} == {"chat_rate_limited"}
+    assert reader.errors == []
 
 
 # -- the service, without sockets ----------------------------------------------------
@@ -305,3 +336,18 @@ def test_a_watchers_name_is_kept_when_its_row_is_written_back(fake_clock) -> Non
         services.watcher_name(table.code, other, "SAM")
     assert refused.value.code == "name_taken"
     assert services.watcher_name(table.code, other) == "Watcher 1"
+
+
+def test_a_crowd_s_default_name_is_the_first_number_free(fake_clock) -> None:  # type: ignore[no-untyped-def]
+    """Issue 28: each default name was tried against every name in the room, the names'
+    look-alike keys worked out again each time; now the room's keys are gathered once."""
+    table = Table("ana", "Watcher 3")
+    rows = [Connection.objects.create(game=table.game, seen_at=fake_clock()) for _ in range(60)]
+    named = [services.watcher_name(table.code, row.pk) for row in rows]
+    assert named[:3] == ["Watcher 1", "Watcher 2", "Watcher 4"]  # The player's is skipped.
+    assert named[-1] == "Watcher 61"
+    Connection.objects.filter(pk=rows[9].pk).delete()  # Watcher 11 leaves.
+    # Watcher 22 takes a look-alike of the name given up (with a Cyrillic a): it is free.
+    assert services.watcher_name(table.code, rows[20].pk, "W\u0430tcher 11") == "W\u0430tcher 11"
+    newcomer = Connection.objects.create(game=table.game, seen_at=fake_clock())
+    assert services.watcher_name(table.code, newcomer.pk) == "Watcher 22"

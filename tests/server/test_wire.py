@@ -159,6 +159,9 @@ API_BODIES = [
     ("not JSON", "{", 400, "invalid_json"),
     ("not an object", "[1]", 400, "invalid_message"),
     ("over 16 KiB", '{"name": "' + "x" * 16_400 + '"}', 413, "too_large"),
+    # Issue 28: past Django's DATA_UPLOAD_MAX_MEMORY_SIZE it answered its HTML 400.
+    ("3 MB", '{"name": "' + "x" * 3_000_000 + '"}', 413, "too_large"),
+    ("3 MB of text", "x" * 3_000_000, 413, "too_large"),
 ]
 
 
@@ -182,6 +185,17 @@ def test_the_api_creates_a_room(client) -> None:  # type: ignore[no-untyped-def]
     assert response.status_code == 201
     exactly(response.json(), protocol.CreatedGame)
     assert client.post("/api/games/", b"", content_type="application/json").json()["seat"] is None
+
+
+@pytest.mark.django_db
+def test_the_api_refuses_a_body_declared_too_large_before_reading_it(client) -> None:  # type: ignore[no-untyped-def]
+    response = client.generic(
+        "POST", "/api/games/", b"{}", content_type="text/plain", CONTENT_LENGTH="3000000"
+    )
+    assert response.status_code == 413
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["error"]["code"] == "too_large"
+    assert not Game.objects.exists()
 
 
 # -- random frames at a live room ------------------------------------------------------------
