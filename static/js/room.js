@@ -559,6 +559,7 @@ function renderLobby() {
   }
   const full = state.players.length >= state.game.seats;
   const host = Boolean(you() && you().host);
+  $("lobby").classList.toggle("lobby--host", host); // On a phone the host's invite comes first.
   $("coach-switch").hidden = !host;
   $("coach-toggle").checked = coachAsked.shown(Boolean(state.game.coach));
   $("coach-state").hidden = host;

@@ -251,6 +251,7 @@ def create_room(
 ) -> str:
     page.goto(base + "/")
     page.fill("#id_name", name)
+    page.click(".new-game__more > summary")  # The seats and the chances are among its options.
     page.select_option("#id_seats", str(seats))
     page.check(f'input[name="preset"][value="{preset}"]')
     page.set_checked("#id_show_odds", show_odds)
