@@ -10,6 +10,7 @@ import { RoomSocket } from "./socket.js";
 import { applyEvent, applyPresence, describe, hostActions, seatMarks } from "./state.js";
 import { BotPaceControl } from "./botpace.js";
 import { AskedSetting } from "./setting.js";
+import { bothBests } from "./advice.js";
 import { WatchersChat } from "./watchers.js";
 import { WinChances } from "./odds.js";
 
@@ -669,6 +670,7 @@ function renderCoach() {
   if (!ready) {
     $("coach-best").textContent = "Thinking…";
     $("coach-yours").textContent = "";
+    $("coach-both").hidden = true;
     $("coach-choices").tBodies[0].replaceChildren();
     $("coach-more").hidden = true;
     return;
@@ -676,6 +678,11 @@ function renderCoach() {
   const [best] = advice.choices;
   $("coach-best").replaceChildren(el("span", { class: "coach__label" }, "Best: "),
     el("strong", {}, best.label), ` · ${points(best.expected)} expected`);
+  // When playing to win is not playing for points, both, with what each costs and brings.
+  const both = bothBests(advice.to_win);
+  $("coach-both").hidden = !both;
+  $("coach-both-points").textContent = both ? both.points : "";
+  $("coach-both-win").textContent = both ? both.win : "";
   // What the dice held now would do (nothing held: throwing all five again).
   const yours = $("coach-yours");
   yours.textContent = "No rolls left: every box, best first.";
