@@ -455,12 +455,29 @@ function tickClock() {
 function noticeTurn() {
   const mine = Boolean(myTurn());
   alerts.show(mine);
-  if (mine && !wasMyTurn) showMyColumn();
+  if (mine && !wasMyTurn) {
+    showMyColumn();
+    bringTurnIntoView();
+  }
   if (mine && wasMyTurn === false) {
     const clock = shownClock();
     alerts.ring(clock ? `You have ${spokenLeft(msLeft(clock, performance.now()))}.` : "Roll when you are ready.");
   }
   wasMyTurn = mine;
+}
+
+// When this seat's turn starts, the dice, Roll and the card come into view by themselves,
+// wherever the player had scrolled (the feed, the chat): the smallest scroll that shows them
+// all, and the card's top first if they cannot all fit (on a phone the tray sticks below).
+function bringTurnIntoView() {
+  const parts = [$("turn"), $("cards")].map((part) => part.getBoundingClientRect());
+  const top = Math.min(...parts.map((box) => box.top));
+  const bottom = Math.max(...parts.map((box) => box.bottom));
+  if (top >= 0 && bottom <= innerHeight) return;
+  const margin = 8;
+  const by = top < 0 || bottom - top > innerHeight ? top - margin : bottom - innerHeight + margin;
+  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  scrollBy({ top: by, behavior: still ? "instant" : "smooth" });
 }
 
 // This player's seat is away, or the host handed it to a bot.

@@ -6,11 +6,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from games import services
+from games.models import Game
+from tests import dice
 from tests.browser.axe import failing, violations
 from tests.browser.test_home_page import in_view
-from tests.browser.test_room import create_room, open_room, set_switch
+from tests.browser.test_room import click_box, create_room, expect_dice, join, open_room, set_switch
 from tests.browser.test_watchers import say
-from tests.browser.watch import VIEWPORTS
+from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
 
 pytestmark = pytest.mark.browser
 
@@ -57,5 +60,78 @@ def test_the_watchers_chat_reads_well_in_the_dark_theme(
         page.screenshot(path=screenshot_dir / f"watchers-chat-dark-{who}-{viewport}.png")
         # The lines' text, time and name, on the panel's dark surface: no serious finding.
         assert failing(violations(page)) == [], who
+    for context in contexts:
+        context.close()
+
+
+# Every turn one roll, 1 2 3 4 6: Chance (16) in round 1, Small straight (30) in round 2.
+TURN_ROLL = [1, 2, 3, 4, 6]
+BOXES = ["chance", "small_straight"]
+# The part of the page a turn needs, as the viewport shows it: the dice, Roll and each open
+# box of this seat's card, each whole on the screen and not under anything (the sticky
+# tray, a message).
+TURN_IN_VIEW = """seat => {
+    const open = [...document.querySelectorAll(`#scorecard td[data-seat="${seat}"][data-box]`)]
+        .filter(cell => cell.textContent.trim() === "");
+    const parts = [...document.querySelectorAll(".tray .die-button"),
+                   document.getElementById("roll-button"), ...open];
+    return open.length > 0 && parts.every(part => {
+        const box = part.getBoundingClientRect();
+        if (box.height === 0 || box.top < 0 || box.bottom > innerHeight) return false;
+        const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        return hit !== null && (part === hit || part.contains(hit));
+    });
+}"""
+
+
+def start_in_order(code: str) -> None:
+    """Start the game with the roll-off Ana 30, Bob 25, Cy 5: they play in that order."""
+    _, players, _ = services.rules_state(code)
+    host = next(p for p in players if p.seat == 0)
+    dice.clear()  # This process's copy of the server's dice: the roll-off comes from here.
+    dice.load(*[6] * 5, *[5] * 5, *[1] * 5)
+    services.start_game(code, host.pk, version=Game.objects.get(code=code).version)
+
+
+def scroll_to_the_bottom(page: Page) -> None:
+    page.evaluate("scrollTo({top: document.documentElement.scrollHeight, behavior: 'instant'})")
+    page.wait_for_function("scrollY + innerHeight >= document.documentElement.scrollHeight - 2")
+
+
+@pytest.mark.parametrize("server_dice", [TURN_ROLL * 3 * len(BOXES)])
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_a_turn_brings_the_dice_roll_and_the_card_into_view(
+    browser, live_server_url, screenshot_dir, viewport
+):  # type: ignore[no-untyped-def]
+    phone = viewport == "phone"
+    size = {"viewport": VIEWPORTS[viewport], "is_mobile": phone, "has_touch": phone}
+    # Cy asks the system for less motion: the page jumps instead of gliding.
+    contexts = [
+        browser.new_context(**size),
+        browser.new_context(**size),
+        browser.new_context(reduced_motion="reduce", **size),
+    ]
+    ana, bob, cy = pages = [context.new_page() for context in contexts]
+    watch = PageWatch.on(*pages)
+    url = create_room(ana, live_server_url, "Ana", seats=3)
+    join(bob, url, "Bob")
+    join(cy, url, "Cy")
+    for page in pages:
+        scroll_to_the_bottom(page)
+    off_the_loop(start_in_order, url.rstrip("/").rsplit("/", 1)[1])
+    for box in BOXES:
+        for seat, page in enumerate(pages):
+            expect(page.locator("#turn-heading")).to_have_text("Your turn")
+            page.wait_for_function(TURN_IN_VIEW, arg=seat)
+            if box == BOXES[0]:
+                page.screenshot(path=screenshot_dir / f"turn-in-view-{seat}-{viewport}.png")
+            page.click("#roll-button")
+            expect_dice(page, TURN_ROLL)
+            click_box(
+                page, page.locator(f'#scorecard td[data-seat="{seat}"][data-box="{box}"] button')
+            )
+            expect(page.locator("#turn-heading")).not_to_have_text("Your turn")
+            scroll_to_the_bottom(page)  # Back to the feed and the chat until the next turn.
+    watch.assert_clean(live_server_url)
     for context in contexts:
         context.close()
