@@ -1303,11 +1303,28 @@ document.addEventListener("keydown", (event) => {
     // still presses a focused button); a watcher's Space keeps its usual work.
     event.preventDefault();
     roll();
+  } else if ((event.key === "c" || event.key === "C") && focusBox(0)) {
+    event.preventDefault(); // To the card: the first box these dice can go in.
+  } else if (["ArrowDown", "ArrowUp"].includes(event.key) && target.classList.contains("box-option")) {
+    // From box to box down and up the card; Enter (the button's own) scores.
+    event.preventDefault();
+    focusBox(event.key === "ArrowDown" ? 1 : -1, target);
   } else if (event.key === "/" && !$("console").hidden) {
     event.preventDefault();
     $("console-input").focus();
   }
 });
+
+// The keyboard's way to score: focus the open box `step` boxes from `from` (or the first),
+// staying at the ends. Whether there was a box to focus.
+function focusBox(step, from = null) {
+  // Not while a command waits for its answer: the boxes are disabled until it comes.
+  const boxes = [...document.querySelectorAll("#scorecard .box-option:not(:disabled)")];
+  if (!boxes.length) return false;
+  const at = from ? boxes.indexOf(from) : -1;
+  boxes[Math.min(Math.max(at + step, 0), boxes.length - 1)].focus();
+  return true;
+}
 
 // For the browser tests and the curious: the room's state and its socket.
 window.yahtzeeRoom = { get state() { return state; }, get advice() { return advice; }, socket };

@@ -135,3 +135,62 @@ def test_a_turn_brings_the_dice_roll_and_the_card_into_view(
     watch.assert_clean(live_server_url)
     for context in contexts:
         context.close()
+
+
+OPEN_BOX = "#scorecard .box-option"
+
+
+def focused_box(page: Page) -> str | None:
+    return page.evaluate(  # type: ignore[no-any-return]
+        "document.activeElement.closest('td[data-box]')?.dataset.box ?? null"
+    )
+
+
+@pytest.mark.parametrize("server_dice", [TURN_ROLL * 2])
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_scoring_by_keyboard_alone(browser, live_server_url, viewport):  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport=VIEWPORTS[viewport])
+    page = context.new_page()
+    watch = PageWatch.on(page)
+    create_room(page, live_server_url, "Ana", seats=1)
+    page.click("#start-button")
+    expect(page.locator("#turn-heading")).to_have_text("Your turn")
+    cell = '#scorecard td[data-seat="0"][data-box="{}"]'
+
+    # C goes to the card's first open box; the arrows walk the boxes; Enter scores.
+    page.keyboard.press("r")
+    expect_dice(page, TURN_ROLL)
+    expect(page.locator(OPEN_BOX).first).to_be_enabled()  # The roll's answer has come.
+    page.keyboard.press("c")
+    assert focused_box(page) == "ones"
+    page.keyboard.press("ArrowUp")  # The first box stays the first.
+    assert focused_box(page) == "ones"
+    for box in ("twos", "threes", "fours", "fives", "sixes", "three_of_a_kind"):
+        page.keyboard.press("ArrowDown")
+        assert focused_box(page) == box
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    assert focused_box(page) == "small_straight"
+    page.keyboard.press("Enter")
+    expect(page.locator(cell.format("small_straight"))).to_have_text("30")
+
+    # A zero asks first, and the question is answered by keys too (Cancel has the focus).
+    expect(page.locator("#roll-button")).to_be_enabled()  # The score's answer has come.
+    page.keyboard.press("r")
+    expect(page.locator("#roll-button")).to_have_text("Roll again · 2 left")
+    expect(page.locator(OPEN_BOX).first).to_be_enabled()
+    page.keyboard.press("c")
+    walked = [focused_box(page)]
+    while walked[-1] != "yahtzee" and len(walked) < 13:
+        page.keyboard.press("ArrowDown")
+        walked.append(focused_box(page))
+    assert walked[-1] == "yahtzee", walked
+    page.keyboard.press("Enter")
+    expect(page.locator("#confirm-dialog")).to_be_visible()
+    page.keyboard.press("Tab")
+    expect(page.locator("#confirm-yes")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator(cell.format("yahtzee"))).to_have_text("0")
+    watch.assert_clean(live_server_url)
+    context.close()
