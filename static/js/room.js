@@ -11,6 +11,7 @@ import { applyEvent, applyPresence, describe, hostActions, seatMarks } from "./s
 import { BotPaceControl } from "./botpace.js";
 import { AskedSetting } from "./setting.js";
 import { bothBests } from "./advice.js";
+import { turnScroll } from "./inview.js";
 import { WatchersChat } from "./watchers.js";
 import { WinChances } from "./odds.js";
 
@@ -383,10 +384,10 @@ function render() {
   renderAway();
   renderSeatTools();
   renderChat();
-  noticeTurn();
   tickClock();
   fitCards();
   restoreFocus(focus);
+  noticeTurn(); // Last: a turn that starts scrolls the page as it is now drawn.
 }
 
 // The invite stands in the lobby; once the game has started, the Invite button opens it.
@@ -466,18 +467,53 @@ function noticeTurn() {
   wasMyTurn = mine;
 }
 
-// When this seat's turn starts, the dice, Roll and the card come into view by themselves,
-// wherever the player had scrolled (the feed, the chat): the smallest scroll that shows them
-// all, and the card's top first if they cannot all fit (on a phone the tray sticks below).
+// When this seat's turn starts, the dice, Roll and every open box come into view by
+// themselves, wherever the player had scrolled (the feed, the chat): the smallest scroll
+// that shows them (static/js/inview.js), smoothly unless the system asks for less motion.
+// A smooth scroll takes a moment: `turnScrolling` says it is under way (for the browser
+// tests, which wait for it to end before they touch the page, as a player's eye would).
+let turnScrolling = false;
 function bringTurnIntoView() {
-  const parts = [$("turn"), $("cards")].map((part) => part.getBoundingClientRect());
-  const top = Math.min(...parts.map((box) => box.top));
-  const bottom = Math.max(...parts.map((box) => box.bottom));
-  if (top >= 0 && bottom <= innerHeight) return;
-  const margin = 8;
-  const by = top < 0 || bottom - top > innerHeight ? top - margin : bottom - innerHeight + margin;
-  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
-  scrollBy({ top: by, behavior: still ? "instant" : "smooth" });
+  const seat = you().seat;
+  const need = [
+    ...$("tray").querySelectorAll(".die-button"),
+    $("roll-button"),
+    ...$("scorecard").querySelectorAll(`td[data-seat="${seat}"][data-box]:not(.scorecard__filled)`),
+  ];
+  const head = $("scorecard").querySelector(`thead th[data-seat="${seat}"]`);
+  const by = turnScroll(need.map(onScreen), head ? head.getBoundingClientRect().top : null, innerHeight);
+  const target = Math.round(Math.min(Math.max(scrollY + by, 0), scrollRoom()));
+  if (target === Math.round(scrollY)) return;
+  if (matchMedia("(prefers-reduced-motion: reduce)").matches) {
+    scrollTo({ top: target, behavior: "instant" });
+    return;
+  }
+  // The scroll is over when it reaches its target (a scroll that ended before it began,
+  // the page shrinking as the lobby closed, also ends with a scrollend), or when the
+  // player takes over.
+  const events = ["scrollend", "wheel", "touchstart", "keydown", "pointerdown"];
+  const over = (event) => {
+    if (event.type === "scrollend" && Math.abs(scrollY - Math.min(target, scrollRoom())) > 1) return;
+    turnScrolling = false;
+    events.forEach((type) => removeEventListener(type, over, true));
+  };
+  events.forEach((type) => addEventListener(type, over, true));
+  turnScrolling = true;
+  scrollTo({ top: target, behavior: "smooth" });
+}
+
+// How far the page can scroll down.
+function scrollRoom() {
+  return document.documentElement.scrollHeight - innerHeight;
+}
+
+// An element's place on the screen, and whether it is wholly there with nothing over it.
+function onScreen(element) {
+  const box = element.getBoundingClientRect();
+  const inside = box.height > 0 && box.top >= 0 && box.left >= 0 &&
+    box.bottom <= innerHeight && box.right <= document.documentElement.clientWidth;
+  const hit = inside && document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return { top: box.top, bottom: box.bottom, seen: Boolean(hit) && element.contains(hit) };
 }
 
 // This player's seat is away, or the host handed it to a bot.
@@ -1206,7 +1242,8 @@ function rememberFocus() {
 function restoreFocus(key) {
   if (!key) return;
   const again = document.querySelector(`[data-focus="${key}"]`);
-  if (again && !again.disabled) again.focus();
+  // The same control drawn again in the same place: no scroll (one may be under way).
+  if (again && !again.disabled) again.focus({ preventScroll: true });
 }
 
 // ---------------------------------------------------------------------------
@@ -1327,6 +1364,11 @@ function focusBox(step, from = null) {
 }
 
 // For the browser tests and the curious: the room's state and its socket.
-window.yahtzeeRoom = { get state() { return state; }, get advice() { return advice; }, socket };
+window.yahtzeeRoom = {
+  get state() { return state; },
+  get advice() { return advice; },
+  get turnScrolling() { return turnScrolling; },
+  socket,
+};
 
 socket.connect();

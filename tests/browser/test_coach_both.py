@@ -16,11 +16,11 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from games import services
+from games.engine.rules import Category
+from games.live import services
 from games.models import Game
-from games.rules import Category
 from tests import dice
-from tests.browser.test_room import expect_dice, set_switch
+from tests.browser.test_room import barrier, expect_dice, expect_my_turn, reload_room, set_switch
 from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
 
 pytestmark = pytest.mark.browser
@@ -83,10 +83,13 @@ def test_the_coach_shows_the_best_for_points_and_the_best_to_win(
     watch = PageWatch.on(ana)
     code = open_room_without_clock(ana, live_server_url)
     off_the_loop(services.join_game, code, "Ben", session_key="s-ben")
+    reload_room(ana)
     expect(ana.locator("#seats .seat__name", has_text="Ben")).to_be_visible()
     set_switch(ana, "#coach-toggle", True)
+    barrier(ana)  # The coach is on, as the server has it, before the services play on.
     off_the_loop(play_twelve_rounds, code)
-    expect(ana.locator("#turn-heading")).to_have_text("Your turn")
+    reload_room(ana)
+    expect_my_turn(ana)
 
     ana.click("#roll-button")
     expect_dice(ana, [1, 1, 2, 3, 3])
