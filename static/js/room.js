@@ -373,6 +373,7 @@ function render() {
   $("console").hidden = status !== "playing" || !player();
   $("cards").hidden = status === "lobby";
   placeInvite(status);
+  placeToast(status);
   renderStatus();
   if (status === "lobby") renderLobby();
   else {
@@ -391,6 +392,14 @@ function render() {
 }
 
 // The invite stands in the lobby; once the game has started, the Invite button opens it.
+// Messages to this player: in the game, in the turn's hint's place (the result's, at the
+// end), so they never cover the dice, Roll or the card; in the lobby, at the screen's foot.
+function placeToast(status) {
+  const home = { playing: $("turn-say"), finished: $("finish-say") }[status] ?? $("room");
+  const toast = $("toast");
+  if (toast.parentElement !== home) home.append(toast);
+}
+
 function placeInvite(status) {
   const home = status === "lobby" ? $("lobby") : $("invite-dialog-body");
   const invite = $("invite");

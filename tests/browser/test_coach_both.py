@@ -20,6 +20,7 @@ from games.engine.rules import Category
 from games.live import services
 from games.models import Game
 from tests import dice
+from tests.browser.test_phone_first import screen
 from tests.browser.test_room import barrier, expect_dice, expect_my_turn, reload_room, set_switch
 from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
 
@@ -77,8 +78,7 @@ def open_room_without_clock(page: Page, base: str) -> str:
 def test_the_coach_shows_the_best_for_points_and_the_best_to_win(
     browser, live_server_url, screenshot_dir, viewport
 ):  # type: ignore[no-untyped-def]
-    phone = viewport == "phone"
-    context = browser.new_context(viewport=VIEWPORTS[viewport], is_mobile=phone, has_touch=phone)
+    context = browser.new_context(**screen(viewport))
     ana = context.new_page()
     watch = PageWatch.on(ana)
     code = open_room_without_clock(ana, live_server_url)

@@ -10,6 +10,7 @@ from tests.browser.axe import failing, violations
 from tests.browser.test_home_page import in_view
 from tests.browser.test_room import (
     click_box,
+    command,
     create_room,
     expect_dice,
     expect_my_turn,
@@ -23,12 +24,17 @@ from tests.browser.watch import VIEWPORTS, PageWatch
 pytestmark = pytest.mark.browser
 
 
+def screen(viewport: str) -> dict[str, object]:
+    """A browser context's options for one of VIEWPORTS: a phone is touched, not clicked."""
+    phone = viewport == "phone"
+    return {"viewport": VIEWPORTS[viewport], "is_mobile": phone, "has_touch": phone}
+
+
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_the_host_finds_the_invite_above_the_fold(
     browser, live_server_url, screenshot_dir, viewport
 ):  # type: ignore[no-untyped-def]
-    phone = viewport == "phone"
-    context = browser.new_context(viewport=VIEWPORTS[viewport], is_mobile=phone, has_touch=phone)
+    context = browser.new_context(**screen(viewport))
     page: Page = context.new_page()
     create_room(page, live_server_url, "Ana", seats=3)
     expect(page.locator("#start-button")).to_be_visible()
@@ -37,7 +43,7 @@ def test_the_host_finds_the_invite_above_the_fold(
         assert in_view(page, part), part
     if page.evaluate("typeof navigator.share === 'function'"):
         assert in_view(page, "#share-button")
-    if phone:
+    if viewport == "phone":
         # One column: the invite comes before the seats, the coach, the bots and the start.
         invite_top = page.eval_on_selector("#invite", "el => el.getBoundingClientRect().top")
         seats_top = page.eval_on_selector("#seats", "el => el.getBoundingClientRect().top")
@@ -50,8 +56,7 @@ def test_the_host_finds_the_invite_above_the_fold(
 def test_the_watchers_chat_reads_well_in_the_dark_theme(
     browser, live_server_url, screenshot_dir, viewport
 ):  # type: ignore[no-untyped-def]
-    phone = viewport == "phone"
-    size = {"viewport": VIEWPORTS[viewport], "is_mobile": phone, "has_touch": phone}
+    size = screen(viewport)
     contexts = [browser.new_context(color_scheme="dark", **size) for _ in range(2)]
     ana, watcher = (context.new_page() for context in contexts)
     url = create_room(ana, live_server_url, "Ana", seats=2)
@@ -103,8 +108,7 @@ def scroll_to_the_bottom(page: Page) -> None:
 def test_a_turn_brings_the_dice_roll_and_the_card_into_view(
     browser, live_server_url, screenshot_dir, viewport
 ):  # type: ignore[no-untyped-def]
-    phone = viewport == "phone"
-    size = {"viewport": VIEWPORTS[viewport], "is_mobile": phone, "has_touch": phone}
+    size = screen(viewport)
     # Cy asks the system for less motion: the page jumps instead of gliding.
     contexts = [
         browser.new_context(**size),
@@ -193,5 +197,78 @@ def test_scoring_by_keyboard_alone(browser, live_server_url, viewport):  # type:
     expect(page.locator("#confirm-yes")).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.locator(cell.format("yahtzee"))).to_have_text("0")
+    watch.assert_clean(live_server_url)
+    context.close()
+
+
+# Where the next message to the player shows, measured in the page the moment it shows (a
+# message stays a few seconds): what it lies over among the dice, Roll and the card, and
+# whether it is inside the turn's panel, the place kept for it.
+WATCH_MESSAGE = """() => {
+    const toast = document.getElementById("toast");
+    window.messageCheck = new Promise(done => {
+        const seen = new MutationObserver(() => {
+            if (toast.hidden) return;
+            seen.disconnect();
+            const t = toast.getBoundingClientRect();
+            const over = el => {
+                const r = el.getBoundingClientRect();
+                return r.left < t.right && r.right > t.left && r.top < t.bottom && r.bottom > t.top;
+            };
+            const parts = [...document.querySelectorAll(".tray .die-button")]
+                .map((die, i) => [`die ${i + 1}`, die]);
+            parts.push(["Roll", document.getElementById("roll-button")],
+                       ["card", document.getElementById("cards")]);
+            const turn = document.getElementById("turn").getBoundingClientRect();
+            done({
+                text: toast.textContent,
+                covers: parts.filter(([, el]) => over(el)).map(([name]) => name),
+                inPlace: t.height > 0 && t.top >= turn.top && t.bottom <= turn.bottom
+                    && t.left >= turn.left && t.right <= turn.right,
+            });
+        });
+        seen.observe(toast, { attributes: true, childList: true, characterData: true });
+    });
+}"""
+
+
+def message_after(page: Page, line: str) -> dict:  # type: ignore[type-arg]
+    """Type ``line`` in the command line and measure the message it brings."""
+    page.evaluate(WATCH_MESSAGE)
+    command(page, line)
+    return page.evaluate("window.messageCheck")  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("server_dice", [[6] * 5 + [1] * 5 + TURN_ROLL])  # Ana wins the roll-off.
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_a_message_never_covers_the_dice_roll_or_the_card(
+    browser, live_server_url, screenshot_dir, viewport
+):  # type: ignore[no-untyped-def]
+    context = browser.new_context(**screen(viewport))
+    page = context.new_page()
+    watch = PageWatch.on(page)
+    create_room(page, live_server_url, "Ana", seats=2)
+    page.click("[data-bot=casual]")
+    expect(page.locator("#seats .badge--bot")).to_have_count(1)
+    page.click("#start-button")
+    expect_my_turn(page)
+    # Before the first roll, and with the dice on the table: the message takes the hint's place.
+    before = message_after(page, "score yahtzee")
+    assert before == {
+        "text": "Roll first: a box takes the dice of a roll.",
+        "covers": [],
+        "inPlace": True,
+    }
+    expect(page.locator("#turn-hint")).to_have_css("visibility", "hidden")
+    page.click("#roll-button")
+    expect_dice(page, TURN_ROLL)
+    after = message_after(page, "back")
+    assert after == {
+        "text": "You are not away: nothing to come back from.",
+        "covers": [],
+        "inPlace": True,
+    }
+    page.evaluate("scrollTo(0, 0)")
+    page.screenshot(path=screenshot_dir / f"message-in-place-{viewport}.png")
     watch.assert_clean(live_server_url)
     context.close()
