@@ -126,6 +126,7 @@ def opening_times(browser, url: str, loads: int) -> list[float]:  # type: ignore
 def create_room(page, base: str, name: str) -> str:  # type: ignore[no-untyped-def]
     page.goto(base + "/")
     page.fill("#id_name", name)
+    page.click(".new-game__more > summary")  # The seats are among its options.
     page.select_option("#id_seats", "2")
     page.click("form.new-game button[type=submit]")
     page.wait_for_function("() => window.yahtzeeRoom && window.yahtzeeRoom.state !== null")

@@ -108,6 +108,16 @@ def test_the_invite_link_of_a_finished_game_opens_its_review(client, fixed_dice)
     assert response["Location"] == reverse("review", args=[table.code])
 
 
+def test_the_invite_link_at_a_moment_opens_the_review_at_that_moment(client, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    table = play_solo(fixed_dice)
+    review = reverse("review", args=[table.code])
+    room = reverse("room", args=[table.code])
+    assert client.get(room, {"at": "26"})["Location"] == f"{review}?at=26"
+    # Anything but a number is not passed on.
+    assert client.get(room, {"at": "26&x=1"})["Location"] == review
+    assert client.get(room, {"at": ""})["Location"] == review
+
+
 def test_the_invite_link_of_an_abandoned_game_opens_its_review(client, fake_clock) -> None:  # type: ignore[no-untyped-def]
     table = abandoned_with_stand_ins(fake_clock)
     response = client.get(reverse("room", args=[table.code]))

@@ -21,11 +21,13 @@ def test_collected_scripts_import_each_other_by_their_hashed_names(settings, tmp
     assert sorted(imports) == sorted(
         paths[f"js/{name}"].removeprefix("js/")
         for name in (
+            "advice.js",
             "alerts.js",
             "botpace.js",
             "caution.js",
             "clock.js",
             "commands.js",
+            "inview.js",
             "odds.js",
             "setting.js",
             "socket.js",

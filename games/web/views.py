@@ -118,7 +118,10 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
     """
     game = get_object_or_404(Game, code=code)
     if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
-        return redirect("review", code=game.code)  # The invite link of a game that is over.
+        # The invite link of a game that is over; a moment asked for (?at=) is kept.
+        review = reverse("review", args=[game.code])
+        at = request.GET.get("at", "")
+        return redirect(f"{review}?at={at}" if at.isdigit() else review)
     _session_key(request)
     # Opened at 127.0.0.1 with LAN on, the link carries the machine's address on the network.
     invite_url = lan.shareable(

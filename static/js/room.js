@@ -10,6 +10,8 @@ import { RoomSocket } from "./socket.js";
 import { applyEvent, applyPresence, describe, hostActions, seatMarks } from "./state.js";
 import { BotPaceControl } from "./botpace.js";
 import { AskedSetting } from "./setting.js";
+import { bothBests } from "./advice.js";
+import { turnScroll } from "./inview.js";
 import { WatchersChat } from "./watchers.js";
 import { WinChances } from "./odds.js";
 
@@ -371,6 +373,7 @@ function render() {
   $("console").hidden = status !== "playing" || !player();
   $("cards").hidden = status === "lobby";
   placeInvite(status);
+  placeToast(status);
   renderStatus();
   if (status === "lobby") renderLobby();
   else {
@@ -382,13 +385,21 @@ function render() {
   renderAway();
   renderSeatTools();
   renderChat();
-  noticeTurn();
   tickClock();
   fitCards();
   restoreFocus(focus);
+  noticeTurn(); // Last: a turn that starts scrolls the page as it is now drawn.
 }
 
 // The invite stands in the lobby; once the game has started, the Invite button opens it.
+// Messages to this player: in the game, in the turn's hint's place (the result's, at the
+// end), so they never cover the dice, Roll or the card; in the lobby, at the screen's foot.
+function placeToast(status) {
+  const home = { playing: $("turn-say"), finished: $("finish-say") }[status] ?? $("room");
+  const toast = $("toast");
+  if (toast.parentElement !== home) home.append(toast);
+}
+
 function placeInvite(status) {
   const home = status === "lobby" ? $("lobby") : $("invite-dialog-body");
   const invite = $("invite");
@@ -454,12 +465,64 @@ function tickClock() {
 function noticeTurn() {
   const mine = Boolean(myTurn());
   alerts.show(mine);
-  if (mine && !wasMyTurn) showMyColumn();
+  if (mine && !wasMyTurn) {
+    showMyColumn();
+    bringTurnIntoView();
+  }
   if (mine && wasMyTurn === false) {
     const clock = shownClock();
     alerts.ring(clock ? `You have ${spokenLeft(msLeft(clock, performance.now()))}.` : "Roll when you are ready.");
   }
   wasMyTurn = mine;
+}
+
+// When this seat's turn starts, the dice, Roll and every open box come into view by
+// themselves, wherever the player had scrolled (the feed, the chat): the smallest scroll
+// that shows them (static/js/inview.js), smoothly unless the system asks for less motion.
+// A smooth scroll takes a moment: `turnScrolling` says it is under way (for the browser
+// tests, which wait for it to end before they touch the page, as a player's eye would).
+let turnScrolling = false;
+function bringTurnIntoView() {
+  const seat = you().seat;
+  const need = [
+    ...$("tray").querySelectorAll(".die-button"),
+    $("roll-button"),
+    ...$("scorecard").querySelectorAll(`td[data-seat="${seat}"][data-box]:not(.scorecard__filled)`),
+  ];
+  const head = $("scorecard").querySelector(`thead th[data-seat="${seat}"]`);
+  const by = turnScroll(need.map(onScreen), head ? head.getBoundingClientRect().top : null, innerHeight);
+  const target = Math.round(Math.min(Math.max(scrollY + by, 0), scrollRoom()));
+  if (target === Math.round(scrollY)) return;
+  if (matchMedia("(prefers-reduced-motion: reduce)").matches) {
+    scrollTo({ top: target, behavior: "instant" });
+    return;
+  }
+  // The scroll is over when it reaches its target (a scroll that ended before it began,
+  // the page shrinking as the lobby closed, also ends with a scrollend), or when the
+  // player takes over.
+  const events = ["scrollend", "wheel", "touchstart", "keydown", "pointerdown"];
+  const over = (event) => {
+    if (event.type === "scrollend" && Math.abs(scrollY - Math.min(target, scrollRoom())) > 1) return;
+    turnScrolling = false;
+    events.forEach((type) => removeEventListener(type, over, true));
+  };
+  events.forEach((type) => addEventListener(type, over, true));
+  turnScrolling = true;
+  scrollTo({ top: target, behavior: "smooth" });
+}
+
+// How far the page can scroll down.
+function scrollRoom() {
+  return document.documentElement.scrollHeight - innerHeight;
+}
+
+// An element's place on the screen, and whether it is wholly there with nothing over it.
+function onScreen(element) {
+  const box = element.getBoundingClientRect();
+  const inside = box.height > 0 && box.top >= 0 && box.left >= 0 &&
+    box.bottom <= innerHeight && box.right <= document.documentElement.clientWidth;
+  const hit = inside && document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return { top: box.top, bottom: box.bottom, seen: Boolean(hit) && element.contains(hit) };
 }
 
 // This player's seat is away, or the host handed it to a bot.
@@ -559,6 +622,7 @@ function renderLobby() {
   }
   const full = state.players.length >= state.game.seats;
   const host = Boolean(you() && you().host);
+  $("lobby").classList.toggle("lobby--host", host); // On a phone the host's invite comes first.
   $("coach-switch").hidden = !host;
   $("coach-toggle").checked = coachAsked.shown(Boolean(state.game.coach));
   $("coach-state").hidden = host;
@@ -668,6 +732,7 @@ function renderCoach() {
   if (!ready) {
     $("coach-best").textContent = "Thinking…";
     $("coach-yours").textContent = "";
+    $("coach-both").hidden = true;
     $("coach-choices").tBodies[0].replaceChildren();
     $("coach-more").hidden = true;
     return;
@@ -675,6 +740,11 @@ function renderCoach() {
   const [best] = advice.choices;
   $("coach-best").replaceChildren(el("span", { class: "coach__label" }, "Best: "),
     el("strong", {}, best.label), ` · ${points(best.expected)} expected`);
+  // When playing to win is not playing for points, both, with what each costs and brings.
+  const both = bothBests(advice.to_win);
+  $("coach-both").hidden = !both;
+  $("coach-both-points").textContent = both ? both.points : "";
+  $("coach-both-win").textContent = both ? both.win : "";
   // What the dice held now would do (nothing held: throwing all five again).
   const yours = $("coach-yours");
   yours.textContent = "No rolls left: every box, best first.";
@@ -1181,7 +1251,8 @@ function rememberFocus() {
 function restoreFocus(key) {
   if (!key) return;
   const again = document.querySelector(`[data-focus="${key}"]`);
-  if (again && !again.disabled) again.focus();
+  // The same control drawn again in the same place: no scroll (one may be under way).
+  if (again && !again.disabled) again.focus({ preventScroll: true });
 }
 
 // ---------------------------------------------------------------------------
@@ -1278,13 +1349,35 @@ document.addEventListener("keydown", (event) => {
     // still presses a focused button); a watcher's Space keeps its usual work.
     event.preventDefault();
     roll();
+  } else if ((event.key === "c" || event.key === "C") && focusBox(0)) {
+    event.preventDefault(); // To the card: the first box these dice can go in.
+  } else if (["ArrowDown", "ArrowUp"].includes(event.key) && target.classList.contains("box-option")) {
+    // From box to box down and up the card; Enter (the button's own) scores.
+    event.preventDefault();
+    focusBox(event.key === "ArrowDown" ? 1 : -1, target);
   } else if (event.key === "/" && !$("console").hidden) {
     event.preventDefault();
     $("console-input").focus();
   }
 });
 
+// The keyboard's way to score: focus the open box `step` boxes from `from` (or the first),
+// staying at the ends. Whether there was a box to focus.
+function focusBox(step, from = null) {
+  // Not while a command waits for its answer: the boxes are disabled until it comes.
+  const boxes = [...document.querySelectorAll("#scorecard .box-option:not(:disabled)")];
+  if (!boxes.length) return false;
+  const at = from ? boxes.indexOf(from) : -1;
+  boxes[Math.min(Math.max(at + step, 0), boxes.length - 1)].focus();
+  return true;
+}
+
 // For the browser tests and the curious: the room's state and its socket.
-window.yahtzeeRoom = { get state() { return state; }, get advice() { return advice; }, socket };
+window.yahtzeeRoom = {
+  get state() { return state; },
+  get advice() { return advice; },
+  get turnScrolling() { return turnScrolling; },
+  socket,
+};
 
 socket.connect();

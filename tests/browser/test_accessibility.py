@@ -117,6 +117,7 @@ def test_every_page_has_no_serious_accessibility_violation(
     # Ana opens a room for two: the lobby, as its host sees it and as a guest does.
     ana.goto(base + "/")
     ana.fill("#id_name", "Ana")
+    ana.click(".new-game__more > summary")  # The seats are among its options.
     ana.select_option("#id_seats", "2")
     ana.click("form.new-game button[type=submit]")
     ana.wait_for_url(f"{base}/g/*/")

@@ -25,6 +25,7 @@ def open_solo_room(page: Page, base: str, name: str) -> str:
     """The guest opens a room for one through the home page's form; its invite code."""
     page.goto(base + "/")
     page.fill("#id_name", name)
+    page.click(".new-game__more > summary")  # The seats are among its options.
     page.select_option("#id_seats", "1")
     page.click("form.new-game button[type=submit]")
     page.wait_for_url(re.compile(r"/g/[\w-]+/$"))

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.strategy import load
-from tests.browser.test_room import click_box, join, open_room
+from tests.browser.test_room import click_box, expect_my_turn, join, open_room
 from tests.browser.watch import VIEWPORTS, PageWatch
 
 pytestmark = pytest.mark.browser
@@ -103,7 +103,7 @@ def expect_the_clock_scored(pages: list[Page], seat: int, name: str, count: int)
 
 def play_quickly(page: Page, seat: int) -> None:
     """Roll once and score the first open box, at once."""
-    expect(page.locator("#turn-heading")).to_have_text("Your turn")
+    expect_my_turn(page)
     page.click("#roll-button")
     page.wait_for_function("() => { const t = window.yahtzeeRoom.state.turn; return t && t.dice; }")
     button = page.locator(f'#scorecard td[data-seat="{seat}"] button').first
@@ -190,7 +190,7 @@ def test_the_clock_plays_a_silent_turn_and_a_bot_keeps_the_seat_warm(
         assert found.group(3) == name
         expect(box_cell(page, gone, found.group(2))).to_have_text(found.group(1))
     # Back on the other player's turn, whose clock runs again.
-    expect(other.locator("#turn-heading")).to_have_text("Your turn")
+    expect_my_turn(other)
     expect(watcher.locator("#turn-clock-who")).to_have_text(f"{names[here]}:")
     watcher.screenshot(path=screenshot_dir / "clock-bot-played-watcher.png", full_page=True)
 
@@ -204,7 +204,7 @@ def test_the_clock_plays_a_silent_turn_and_a_bot_keeps_the_seat_warm(
 
     # Its next turn waits for it again, with the clock.
     play_quickly(other, here)
-    expect(silent.locator("#turn-heading")).to_have_text("Your turn")
+    expect_my_turn(silent)
     expect_countdown(pages, gone, name, own=silent, down=False)
     silent.evaluate("scrollTo(0, 0)")
     silent.screenshot(path=screenshot_dir / "clock-back-own.png")

@@ -12,6 +12,7 @@ from tests.browser.test_room import (
     click_box,
     create_room,
     expect_dice,
+    expect_my_turn,
     hold,
     join,
     open_room,
@@ -210,7 +211,7 @@ def test_a_rematch_takes_every_open_browser_to_the_new_room(
     player_page = ana if last.name == "Ana" else bob
     for page in (ana, bob, watcher):
         page.wait_for_function("() => window.yahtzeeRoom && window.yahtzeeRoom.state !== null")
-    expect(player_page.locator("#turn-heading")).to_have_text("Your turn")
+    expect_my_turn(player_page)
     roll(player_page, "click")
     click_box(
         player_page, player_page.locator(f'#scorecard td[data-seat="{last.seat}"] button').first

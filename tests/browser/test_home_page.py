@@ -1,6 +1,7 @@
 """The home page in a real Chromium, on a desktop and on a phone."""
 
 import pytest
+from playwright.sync_api import Page, expect
 
 from tests.browser.watch import VIEWPORTS, PageWatch
 
@@ -36,6 +37,36 @@ def test_it_renders_styled_and_self_contained(browser, live_server_url, screensh
     watch.assert_clean(live_server_url)
     # No sideways scrolling on a phone.
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    context.close()
+
+
+def in_view(page: Page, selector: str) -> bool:
+    """Whether the whole of the element is inside the viewport as the page stands."""
+    return bool(
+        page.eval_on_selector(
+            selector,
+            """el => { const box = el.getBoundingClientRect();
+                return box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight
+                    && box.right <= innerWidth && box.height > 0; }""",
+        )
+    )
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_the_main_action_is_above_the_fold(browser, live_server_url, screenshot_dir, viewport):
+    context = browser.new_context(viewport=VIEWPORTS[viewport])
+    page = context.new_page()
+    page.goto(live_server_url + "/")
+    submit = "form.new-game button[type=submit]"
+    expect(page.locator(submit)).to_be_visible()
+    # The name and the rules come with it; nothing needs a scroll to open a room.
+    assert in_view(page, submit)
+    assert in_view(page, "#id_name")
+    page.screenshot(path=screenshot_dir / f"home-fold-{viewport}.png")
+    # The other options are one click away, and the button follows them.
+    page.click(".new-game__more > summary")
+    expect(page.locator("#id_seats")).to_be_visible()
+    page.screenshot(path=screenshot_dir / f"home-options-{viewport}.png")
     context.close()
 
 

@@ -149,6 +149,22 @@ def stored_version(page: Page) -> int:
     return int(api_snapshot(base, code)["version"])
 
 
+def reload_room(page: Page) -> None:
+    """Reload the room after the test changed it through the services in its own process,
+    and wait until the page shows the room at the version the server has stored.
+
+    The services broadcast on the test process's channel layer: over Redis the live
+    server's pages hear it, but the in-memory layer (SQLite's configuration) does not cross
+    processes, so there a page learns of such a change only from a new snapshot."""
+    target = stored_version(page)
+    page.reload()
+    page.wait_for_function(
+        "v => window.yahtzeeRoom && window.yahtzeeRoom.state !== null"
+        " && window.yahtzeeRoom.state.version >= v",
+        arg=target,
+    )
+
+
 def settle(*pages: Page) -> None:
     """Wait until the server has handled everything these pages sent (a barrier on each)
     and every page has applied every event of the room up to then."""
@@ -161,6 +177,13 @@ def settle(*pages: Page) -> None:
 
 def shown_dice(page: Page) -> list[str]:
     return page.locator(".die-button__label").all_text_contents()
+
+
+def expect_my_turn(page: Page) -> None:
+    """Wait until it is this page's turn and the page has brought the turn into view: a
+    smooth scroll under way would move what the test clicks (static/js/room.js)."""
+    expect(page.locator("#turn-heading")).to_have_text("Your turn")
+    page.wait_for_function("() => !window.yahtzeeRoom.turnScrolling")
 
 
 def expect_dice(page: Page, faces: list[int], held: list[int] = ()) -> None:
@@ -251,6 +274,7 @@ def create_room(
 ) -> str:
     page.goto(base + "/")
     page.fill("#id_name", name)
+    page.click(".new-game__more > summary")  # The seats and the chances are among its options.
     page.select_option("#id_seats", str(seats))
     page.check(f'input[name="preset"][value="{preset}"]')
     page.set_checked("#id_show_odds", show_odds)
@@ -353,7 +377,7 @@ def test_two_players_and_a_watcher_play_a_whole_game(browser, live_server_url, s
     for number, turn in enumerate(TURNS):
         page = players[turn.seat]
         other = players[1 - turn.seat]
-        expect(page.locator("#turn-heading")).to_have_text("Your turn")
+        expect_my_turn(page)
         expect(other.locator("#roll-button")).to_be_disabled()
 
         roll(page, turn.how)
@@ -475,7 +499,7 @@ def test_a_reload_in_the_middle_of_a_turn_restores_the_turn(browser, live_server
     # The same dice, the same held dice, the same rolls left: still Solo's turn.
     expect_dice(page, [2, 3, 3, 5, 6], held=[1, 2])
     assert drawn_dice(page) == [2, 3, 3, 5, 6]
-    expect(page.locator("#turn-heading")).to_have_text("Your turn")
+    expect_my_turn(page)
     expect(page.locator("#roll-button")).to_have_text("Roll again · 2 left")
     expect(page.locator("#feed")).to_contain_text("Solo rolled 2 3 3 5 6.")
 
@@ -484,7 +508,7 @@ def test_a_reload_in_the_middle_of_a_turn_restores_the_turn(browser, live_server
     page.close()
     page = context.new_page()
     open_room(page, url)
-    expect(page.locator("#turn-heading")).to_have_text("Your turn")
+    expect_my_turn(page)
     roll(page, "keys")
     expect_dice(page, [3, 3, 3, 1, 3], held=[1, 2])
     command(page, "hold 1 2 3 5")

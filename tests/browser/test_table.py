@@ -13,6 +13,7 @@ from tests.browser.test_room import (
     command,
     create_room,
     expect_dice,
+    expect_my_turn,
     open_room,
     set_switch,
     stored_version,
@@ -112,7 +113,7 @@ def test_on_your_turn_the_dice_roll_and_every_open_box_are_on_one_screen(
     set_switch(page, "#coach-toggle", coach)
     seat_bots(page, players - 1)
     page.click("#start-button")
-    expect(page.locator("#turn-heading")).to_have_text("Your turn")
+    expect_my_turn(page)
     # Touch screens are told to tap; keyboards, which keys roll.
     expect(page.locator("#turn-hint")).to_have_text(
         "Tap Roll to throw the dice." if phone else "Roll the dice: R or Space."

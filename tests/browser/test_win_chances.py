@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from games.insight import chances, review
 from games.live import services
 from games.models import Game
-from tests.browser.test_room import click_box, create_room, expect_dice, open_room
+from tests.browser.test_room import click_box, create_room, expect_dice, expect_my_turn, open_room
 from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
 from tests.server.helpers import play_as_bots
 
@@ -60,7 +60,7 @@ def start_against_a_bot(page: Page, base: str, show_odds: bool) -> str:
     page.click("[data-bot=casual]")
     expect(page.locator("#seats .badge--bot")).to_have_count(1)
     page.click("#start-button")
-    expect(page.locator("#turn-heading")).to_have_text("Your turn")
+    expect_my_turn(page)
     return room
 
 
@@ -91,7 +91,7 @@ def test_watchers_see_the_bar_move_and_players_do_not_when_it_is_hidden(
 
     click_box(ana, ana.locator('button[data-focus="box-yahtzee"]'))
     # The bot takes its straight at once; then it is Ana's turn again, and she rolls.
-    expect(ana.locator("#turn-heading")).to_have_text("Your turn")
+    expect_my_turn(ana)
     expect(watcher.locator("#turn-heading")).to_have_text("Ana's turn")
     after_turns = expect_bar(watcher, code)
     # The end of the bot's turn was read out, as the bar shows it.
