@@ -21,8 +21,11 @@ pytestmark = pytest.mark.browser
 TURN_SECONDS = 10
 # The clock acts at the deadline; the watch looks at least every 2 s. Some slack on top.
 CLOCK_PLAYS_WITHIN_MS = (TURN_SECONDS + 5) * 1000
-TIME_RAN_OUT = re.compile(r"^(\w+)'s time ran out: the clock scored (\d+) in (.+)\.$")
-BOT_SCORED = re.compile(r"^A bot scored (\d+) in (.+) for (\w+) \(away\)\.$")
+# The dice are real: a turn may roll a second Yahtzee, whose bonus the line names after
+# the box ("... in Ones and a Yahtzee bonus of 100 ...").
+BONUS = r"(?: and a Yahtzee bonus of 100)?"
+TIME_RAN_OUT = re.compile(rf"^(\w+)'s time ran out: the clock scored (\d+) in (.+?){BONUS}\.$")
+BOT_SCORED = re.compile(rf"^A bot scored (\d+) in (.+?){BONUS} for (\w+) \(away\)\.$")
 
 
 @pytest.fixture(autouse=True)
