@@ -277,11 +277,12 @@ LIMIT_CHAT_PER_SEAT = [(8, 10), (40, 60)]
 LIMIT_CHAT_AFTER_END = 20
 LIMIT_CHAT_AFTER_END_SECONDS = 24 * 60 * 60
 # The watchers' chat (games/live/services.py, watcher_chat), kept in no log. Per watcher (its
-# browser session, else its socket): a little less than a seat may say. Per room, all its
-# watchers together: a crowd of watchers stays readable for the players who read along,
-# and a script that opens many sockets is held to it too.
+# browser session; sockets without one, scripts, count as one watcher per address): a
+# little less than a seat may say. Per address, all its browsers together: a household
+# or a class room watching, and a script that opens many sockets is held to it. Not per
+# room: a room-wide budget let five cookie-less sockets cost a watcher 4 lines of 10.
 LIMIT_WATCHER_CHAT_PER_WATCHER = [(5, 10), (30, 60)]
-LIMIT_WATCHER_CHAT_PER_ROOM = [(20, 10), (90, 60)]
+LIMIT_WATCHER_CHAT_PER_ADDRESS = [(20, 10), (90, 60)]
 # Events in one game's log beyond which chat is refused (play never is). A six-seat game
 # of bots that show their held dice, with two lines of chat a round, logs about 490
 # (tests/server/test_limits.py); six people holding dice one click at a time, about
@@ -291,9 +292,17 @@ LIMIT_LOG_EVENTS = 5_000
 # Signing up, per address: a person who meets a taken name or a weak password tries
 # perhaps five times; 20 an hour leaves a family or a class room to spare.
 LIMIT_SIGNUPS_PER_ADDRESS = [(20, 60 * 60)]
-# Failed logins per address, whatever the account (one address trying many accounts):
-# django-axes below counts one account from one address.
-LIMIT_LOGIN_FAILURES_PER_ADDRESS = [(30, 60 * 60)]
+# Failed logins beyond django-axes' pairs (below), as (free, window, most): past `free`
+# failures within `window` seconds, each failure makes the next login wait 2, 4, 8 ...
+# seconds, `most` at most (games/live/limits.py, slowed). Slowed, never banned: one
+# address may be a school or an office, where one person's failures must not lock out
+# the others (30 failures once refused every login from an address for an hour). Per
+# address whatever the account (one address trying many accounts), and per account
+# whatever the address (many addresses guessing one): a script gets a few dozen tries
+# an hour where it had thousands. A browser that has logged in to the account before
+# (a signed cookie, games/web/accounts.py) is never slowed: only its own pair can lock.
+LIMIT_LOGIN_FAILURES_PER_ADDRESS = (10, 60 * 60, 60)
+LIMIT_LOGIN_FAILURES_PER_ACCOUNT = (20, 60 * 60, 60)
 
 # Logins (django-axes): 5 wrong passwords for one account from one address lock that
 # pair for 15 minutes, and each try meanwhile starts the wait again. A person who forgot

@@ -249,7 +249,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         session_key, user_id = self.identity()
         # Join the group before reading the snapshot, so no event falls between the two.
         await self.channel_layer.group_add(room_group(self.code), self.channel_name)
-        self.player_id, self.connection_id, self.watcher_name, snapshot = await outbox.run(
+        self.player_id, self.connection_id, snapshot = await outbox.run(
             services.arrive, self.code, session_key=session_key, user_id=user_id
         )
         self.beat()
