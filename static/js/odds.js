@@ -102,8 +102,11 @@ export class WinChances {
     }
     if (message.type === "snapshot") {
       this.refused = false;
+      // A snapshot past the move last asked about came after a gap (events missed, a
+      // turn's end among them perhaps): its chances are read out. A page's first is not.
+      const skipped = this.requests.asked !== null && state.version > this.requests.asked;
       this.requests.forget();
-      this.askIfShown(state, false);
+      this.askIfShown(state, skipped);
     } else if (message.type === "event" && MOVES.has(message.kind)) {
       this.askIfShown(state, TURN_ENDS.has(message.kind));
     } else if (message.type === "odds") {

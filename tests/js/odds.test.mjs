@@ -127,6 +127,17 @@ group("WinChances: what a tab asks and when", () => {
     assert.deepEqual(sent, [["odds", { version: 20 }], ["odds", { version: 21 }], ["odds", { version: 24 }]]);
   });
 
+  test("a snapshot after a gap is read out with its answer; a page's first is not", () => {
+    const { chances } = part();
+    const state = showing(playing(["Ana", "Bob"], { version: 20 }), false);
+    chances.receive(state, state);
+    assert.deepEqual(chances.requests.accept(reply(20, [0.5, 0.5])), { show: true, announce: false });
+    // Events 21-23 missed (the bot's turn ended among them): the page asked for the room.
+    const later = showing(playing(["Ana", "Bob"], { version: 23 }), false);
+    chances.receive(later, later);
+    assert.deepEqual(chances.requests.accept(reply(23, [0.7, 0.3])), { show: true, announce: true });
+  });
+
   test("a player in a room that hides them never asks", () => {
     const { chances, sent } = part();
     const state = showing(playing(["Ana", "Bob"], { you: 0 }), false);
