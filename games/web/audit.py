@@ -31,7 +31,7 @@ class Audit:
 
 def audit(code: str) -> Audit:
     """Replay ``code``'s log and compare the room it ends with to the saved one
-    (:meth:`games.live.services.Table.room`)."""
+    (:attr:`games.live.pipeline.Table.room`)."""
     table = services.table(code)
     game = table.game
     here = services.presence(game, table.players)
@@ -53,7 +53,7 @@ def audit(code: str) -> Audit:
     except replay.ReplayError as error:
         found.problems.append(f"the log does not replay: {error}")
         return found
-    saved = table.room(links=True)
+    saved = table.room
     for name in _COMPARED:
         if getattr(replayed, name) != getattr(saved, name):
             found.problems.append(

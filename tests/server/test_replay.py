@@ -23,7 +23,7 @@ CLOCK_KINDS = {"away", "back", "handed", "abandoned"}
 
 def stored_room(code: str) -> Room:
     """The room as the tables hold it, with no turn clock: the log does not record it."""
-    room = services.table(code).room(links=True)
+    room = services.table(code).room
     return replace(room, options=replace(room.options, turn_seconds=None))
 
 
