@@ -60,8 +60,11 @@ def audit(code: str) -> Audit:
                 f"{name}: the log replays to {getattr(replayed, name)!r}, "
                 f"the tables hold {getattr(saved, name)!r}"
             )
-    # The log does not record the turn clock; the rest of the host's options it does.
-    if replace(replayed.options, turn_seconds=None) != replace(saved.options, turn_seconds=None):
+    # The logs of games made before the turn clock was recorded in ``created`` have none.
+    options = saved.options
+    if replayed.options.turn_seconds is None:
+        options = replace(options, turn_seconds=None)
+    if replayed.options != options:
         found.problems.append(
             f"options: the log replays to {replayed.options!r}, the tables hold {saved.options!r}"
         )

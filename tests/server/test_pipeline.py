@@ -6,9 +6,9 @@ import pytest
 from django.db import connection
 
 from games.engine import events
-from games.live import pipeline, services, store
+from games.live import bots, pipeline, services, store
 from games.models import Game, Player
-from tests.server.helpers import Table, told_events
+from tests.server.helpers import Table, play_out, told_events
 
 ALICE_FIRST = (6, 6, 6, 6, 6, 1, 1, 1, 1, 1)  # Roll-off throws: alice (seat 0), then bob.
 
@@ -82,6 +82,28 @@ def test_the_room_is_built_once_per_game_read_and_not_at_all_from_a_copy(  # typ
     pipeline.copies.clear()
     table.roll("alice", [0])
     assert built == [table.code]
+
+
+def test_a_rematch_whose_seat_0_is_a_bot_has_the_first_person_as_host() -> None:
+    table = Table("kim", seats=3, turn_seconds=None)
+    services.add_bot(table.code, table.id("kim"), "optimal")
+    table.join("lee")
+    table.start("kim")
+    table.leave("kim")  # The host leaves: the rematch's seat 0 is the bot.
+    while table.game.status == Game.Status.PLAYING:
+        plan = bots.next_plan(table.code)
+        if plan is not None:
+            assert bots.make(plan)
+        else:
+            play_out(table.code, turns_left=sum(len(c.empty) for c in table.state().cards) - 1)
+    new = services.rematch(table.code, table.id("lee"))
+    seats = list(Player.objects.filter(game=new).order_by("seat"))
+    assert [(p.name, p.is_host, p.bot) for p in seats] == [
+        ("Optimal bot", False, "optimal"),
+        ("lee", True, ""),
+    ]
+    services.start_game(new.code, seats[1].pk, version=Game.objects.get(pk=new.pk).version)
+    assert Game.objects.get(pk=new.pk).status == Game.Status.PLAYING
 
 
 def test_two_wakers_of_one_game_act_once(fake_clock, fixed_dice) -> None:  # type: ignore[no-untyped-def]
