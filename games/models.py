@@ -4,8 +4,8 @@ A game is saved as one record on its row (:attr:`Game.record`, the rules
 engine's game as a JSON document, :mod:`games.engine.codec`) and an append-only log
 (:class:`GameEvent`) of everything that happened, from which
 :mod:`games.engine.replay` rebuilds the same record with the rules engine alone. A
-command locks the row, reads the record, applies the rules, and saves the new
-record with the new events in one transaction (:mod:`games.live.services`).
+command reads the record, applies the rules, and saves the new
+record with the new events at its version (:mod:`games.live.pipeline`).
 
 :class:`Player` rows are kept beside the record because queries need them: the
 history and the profile find the games of an account or a browser session by

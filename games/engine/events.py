@@ -106,6 +106,9 @@ class Created(Event, tag="created", frozen=True):
     bot_pace: BotPace = BotPace.NATURAL
     #: Whether the players see each seat's chance to win (watchers always do).
     show_odds: bool = False
+    #: The turn clock: seconds a turn, or ``None`` for none (and in the logs of games made
+    #: before the clock was recorded here).
+    turn_seconds: int | None = None
 
     def __post_init__(self) -> None:
         # A pace given as text ("natural", as the game's row keeps it) is the enum's member,

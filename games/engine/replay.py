@@ -44,8 +44,8 @@ class Step:
 def replay(log: Iterable[events.AnyEvent]) -> Room:
     """The room after the events of ``log``, in order.
 
-    The log does not record the turn clock's seconds: the room has none
-    (``options.turn_seconds`` is ``None``). Raises :class:`ReplayError` if an event
+    The room's turn clock is the one its ``created`` event records (none in the logs of
+    games made before it was recorded there). Raises :class:`ReplayError` if an event
     does not follow from the ones before.
     """
     room: Room | None = None
@@ -95,5 +95,6 @@ def _command(room: Room | None, event: events.AnyEvent) -> RoomProgress:
         coach=event.coach,
         bot_pace=event.bot_pace,
         show_odds=event.show_odds,
+        turn_seconds=event.turn_seconds,
         rematch_of=event.rematch_of,
     )

@@ -290,16 +290,25 @@ class Room:
             rematch_of=rematch_of,
             bot_pace=pace,
             show_odds=show_odds,
+            turn_seconds=clock,
         )
         return _told(room, created)
 
     def join(
-        self, name: str, *, bot: str | None = None, clash: NameClash | None = _same_name
+        self,
+        name: str,
+        *,
+        bot: str | None = None,
+        clash: NameClash | None = _same_name,
+        host: bool | None = None,
     ) -> RoomProgress:
-        """``name`` (a bot of level ``bot``) takes the next seat; the first person is the host.
+        """``name`` (a bot of level ``bot``) takes the next seat; the first person is the host
+        (in a rematch whose first seats are bots, the first person after them).
 
         ``clash`` says whether two names are too alike to share the room (``None``: the
-        names were checked already, as in a replayed log).
+        names were checked already, as in a replayed log). ``host``: whether the seat is the
+        host's, as a replayed log says (a rematch saved before the first person after its
+        bots was made host has none).
         """
         if self.status is not Status.LOBBY:
             raise RoomError("the game has started: you are watching it", code="game_started")
@@ -311,7 +320,7 @@ class Room:
                 code="name_taken",
             )
         seat, level = len(self.seated), events.BotLevel(bot) if bot is not None else None
-        is_host = not self.seated and level is None
+        is_host = self.host is None and level is None if host is None else host
         room = dataclasses.replace(
             self, seated=(*self.seated, Seat(name, level)), host=seat if is_host else self.host
         )
@@ -560,8 +569,8 @@ class Room:
         :class:`RoomError` (``does_not_follow``) for an event no command begins with.
         """
         match event:
-            case events.Joined(name=name, bot=bot):
-                return self.join(name, bot=bot, clash=None)
+            case events.Joined(name=name, bot=bot, host=host):
+                return self.join(name, bot=bot, clash=None, host=host)
             case events.Unseated(seat=seat) if self._is_bot(seat):
                 return self.remove_bot(self._host_seat(), seat)
             case events.Unseated(seat=seat) | events.Left(seat=seat, by=None):

@@ -4,7 +4,7 @@ A room may have a clock (:attr:`Game.turn_seconds <games.models.Game.turn_second
 When a person's turn begins, the turn's deadline is saved on the game's row
 with the move that began it. If the deadline passes first, the server plays the
 rest of the turn for them, as the optimal strategy would, and marks the moves
-``by: "clock"`` (:func:`games.live.services.wake`). After :data:`AWAY_AFTER` turns in
+``by: "clock"`` (:func:`games.live.commands.wake`). After :data:`AWAY_AFTER` turns in
 a row played by the clock, the seat is *away*: a bot plays its turns at once,
 marked ``by: "bot"``, until its player comes back (:class:`Attendance`). A game
 in which no person has given a command for :func:`idle_limit` is abandoned.
@@ -14,7 +14,7 @@ deadline and the game's ``wake_at``, the moment the server must next look at
 the game by itself (the deadline, a bot that should have moved, or the time it
 is abandoned). :mod:`games.live.watch` runs in every server process and wakes the
 games that are due; how a wake-up acts exactly once is told there and in
-:func:`games.live.services.wake`.
+:func:`games.live.commands.wake`.
 """
 
 from __future__ import annotations

@@ -15,11 +15,11 @@ from the database (an outage longer than :data:`EXPIRY`) writes them back on its
 next beat and tells the rooms too. So no close, crash or outage leaves presence
 wrong for longer than :data:`EXPIRY` and a beat.
 
-The rows are written by :mod:`games.live.services` (``arrive``, ``move_connection``,
-``disconnect``, ``presence``); this module keeps the process's own list of its sockets and its
-heartbeat's steps; the loop that runs them and tells the rooms (it calls the services,
-which read :func:`fresh_since` here) is :func:`games.live.watch.keep_alive`, beside the
-clock's watch.
+The rows are written by :mod:`games.live.arrivals` and :mod:`games.live.presence` (``arrive``,
+``move_connection``, ``disconnect``, ``presence``); this module keeps the process's own list of
+its sockets and its heartbeat's steps; the loop that runs them and tells the rooms (it calls
+the services, which read :func:`fresh_since` here) is :func:`games.live.watch.keep_alive`,
+beside the clock's watch.
 """
 
 from __future__ import annotations

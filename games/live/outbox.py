@@ -1,6 +1,6 @@
 """Telling the room, after the database: broadcasts and bot turns leave from the event loop.
 
-A command (:mod:`games.live.services`) runs on the database thread and commits. What
+A command (:mod:`games.live.pipeline`) runs on the database thread and commits. What
 it must tell the room, and whether it handed the turn to a bot, goes into an
 :class:`Outbox` once the transaction has committed, so nobody is told of a
 change that was rolled back. :func:`run` is how the websocket consumer and the

@@ -3,7 +3,7 @@
 Each game's row says when the server must next look at it by itself
 (``wake_at``: a turn's deadline, a bot that should have moved, the time it is
 abandoned; :func:`games.live.clock.schedule`). The watch reads the games whose time
-has come, soonest first, and wakes each one (:func:`games.live.services.wake`), then
+has come, soonest first, and wakes each one (:func:`games.live.commands.wake`), then
 sleeps until the next game is due, or :data:`POLL_SECONDS` at most, since
 another process may have set a sooner time. Each look is two queries on an
 index that holds only the games with a wake-up time (finished games have
@@ -12,7 +12,7 @@ none), so its cost stays the same however many finished and idle games pile up.
 Every process runs a watch, so a game is woken whatever happens to the process
 that served its players: a killed process, or all of them restarted (the watch
 starts with the process, :func:`start_when_serving`). Two watches that wake the
-same game act once between them (:func:`games.live.services.wake` says how).
+same game act once between them (:func:`games.live.commands.wake` says how).
 """
 
 from __future__ import annotations

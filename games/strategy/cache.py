@@ -3,7 +3,8 @@
 A table is about 5 MB per preset and takes seconds to compute, so it is saved
 after the first computation and loaded afterwards (a few tens of milliseconds).
 The file name and contents carry a *key*: a hash of the preset and of the
-source of the rules engine and of this solver. Changing a rule, or the solver,
+source of every module the solver runs: the rules engine's (the rules, the boxes,
+the events they make) and the solver's own. Changing a rule, a box or the solver
 changes the key, so an old file is simply not used (and is replaced).
 
 Where (first that applies):
@@ -29,7 +30,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-import games.engine.rules
+import games.engine
 from games.engine.rules import Rules
 
 logger = logging.getLogger(__name__)
@@ -39,8 +40,14 @@ FORMAT: Final = 1
 """Bump when the file layout changes."""
 
 _PACKAGE: Final = Path(__file__).resolve().parent
+_ENGINE: Final = Path(games.engine.__file__).resolve().parent
+#: The engine's modules the solver imports, directly or not (a test keeps the list whole).
+_ENGINE_SOURCES: Final = ("rules.py", "boxes.py", "events.py")
 _SOLVER_SOURCES: Final = ("dice.py", "tables.py", "solver.py")
-_KIND_SOURCES: Final = {"odds": ("outcomes.py", "odds.py")}
+#: The odds are worked out from the solved strategy (``engine.py`` reads it).
+_KIND_SOURCES: Final = {
+    "odds": ("outcomes.py", "odds.py", "engine.py", "choices.py", "heap.py"),
+}
 
 Arrays = dict[str, npt.NDArray[np.generic]]
 
@@ -66,7 +73,8 @@ def table_key(rules: Rules, kind: str = "") -> str:
     digest = hashlib.sha256()
     digest.update(json.dumps([FORMAT, rules.name, rules.forced_joker, kind]).encode())
     sources = _SOLVER_SOURCES + _KIND_SOURCES.get(kind, ())
-    for source in (Path(games.engine.rules.__file__), *(_PACKAGE / name for name in sources)):
+    engine = (_ENGINE / name for name in _ENGINE_SOURCES)
+    for source in (*engine, *(_PACKAGE / name for name in sources)):
         digest.update(hashlib.sha256(source.read_bytes()).digest())
     return digest.hexdigest()
 

@@ -76,7 +76,7 @@ def refused(room: Room, command: Callable[[Room], object], code: str) -> None:
 
 def test_it_creates_a_lobby_with_the_coach_on_only_when_solo() -> None:
     solo, told, after = Room.create("free_joker", 1, turn_seconds=60)
-    assert told == (Created(preset="free_joker", seats=1, coach=True),)
+    assert told == (Created(preset="free_joker", seats=1, coach=True),)  # No clock.
     assert after == (solo,)
     assert (solo.rules, solo.status, solo.seated, solo.host, solo.game) == (
         FREE_JOKER,
@@ -86,8 +86,18 @@ def test_it_creates_a_lobby_with_the_coach_on_only_when_solo() -> None:
         None,
     )
     assert solo.options == Options(coach=True, turn_seconds=None)  # Nobody waits: no clock.
-    room = Room.create("official", 4, bot_pace="quick", show_odds=True, turn_seconds=30).room
+    room, told, _ = Room.create("official", 4, bot_pace="quick", show_odds=True, turn_seconds=30)
     assert room.options == Options(coach=False, bot_pace="quick", show_odds=True, turn_seconds=30)
+    assert told == (  # The clock too: a replayed room has it.
+        Created(
+            preset="official",
+            seats=4,
+            coach=False,
+            bot_pace="quick",
+            show_odds=True,
+            turn_seconds=30,
+        ),
+    )
 
 
 @pytest.mark.parametrize(
@@ -119,11 +129,22 @@ def test_the_first_person_to_sit_is_the_host_and_seats_follow_in_order() -> None
     assert (room.players, room.host) == (("ana", "ben"), 0)
 
 
-def test_a_bot_is_never_the_first_host() -> None:
+def test_a_bot_is_never_the_host_and_the_first_person_after_it_is() -> None:
     room = Room.create("official", 3).room.join("Optimal bot", bot="optimal").room
-    room, told, _ = room.join("ana")
+    assert room.host is None
+    room, told, _ = room.join("ana")  # As the rematch of a game whose seat 0 was a bot seats it.
+    assert told == (Joined(seat=1, name="ana", host=True),)
+    room, told, _ = room.join("ben")
+    assert told == (Joined(seat=2, name="ben", host=False),)
+    assert room.host == 1
+    assert room.start(1).room.status is Status.PLAYING
+
+
+def test_a_rematch_saved_with_no_host_still_replays_without_one() -> None:
+    room = Room.create("official", 3).room.join("Optimal bot", bot="optimal").room
+    room, told, _ = room.apply(Joined(seat=1, name="ana", host=False))
     assert told == (Joined(seat=1, name="ana", host=False),)
-    assert room.host is None  # As the rematch of a game whose seat 0 was a bot seats it.
+    assert room.host is None
 
 
 def test_join_refuses_a_full_room_a_started_one_and_a_name_that_looks_taken() -> None:

@@ -32,7 +32,13 @@ def test_a_room_opens_at_the_natural_pace_unless_told_otherwise() -> None:
     assert game.bot_pace == "instant"
     assert services.snapshot(game.code)["game"]["bot_pace"] == "instant"
     created = GameEvent.objects.get(game=game, kind="created").payload
-    assert created == {"preset": "official", "seats": 2, "coach": False, "bot_pace": "instant"}
+    assert created == {
+        "preset": "official",
+        "seats": 2,
+        "coach": False,
+        "bot_pace": "instant",
+        "turn_seconds": 60,
+    }
     with pytest.raises(CommandError) as refused:
         services.create_game(seats=2, bot_pace="slow")
     assert refused.value.code == "invalid_bot_pace"

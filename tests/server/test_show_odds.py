@@ -36,7 +36,13 @@ def test_a_room_hides_the_odds_from_its_players_unless_its_host_shows_them() -> 
     assert shown.show_odds is True
     assert services.snapshot(shown.code)["game"]["show_odds"] is True
     created = GameEvent.objects.get(game=shown, kind="created").payload
-    assert created == {"preset": "official", "seats": 2, "coach": False, "show_odds": True}
+    assert created == {
+        "preset": "official",
+        "seats": 2,
+        "coach": False,
+        "show_odds": True,
+        "turn_seconds": 60,
+    }
 
 
 @pytest.mark.parametrize("wrong", ["yes", 1, None, "true"])

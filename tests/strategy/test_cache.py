@@ -120,6 +120,27 @@ def test_the_key_follows_the_rules_and_the_preset() -> None:
     assert strategy_cache_module.table_key(changed) != strategy_cache_module.table_key(OFFICIAL)
 
 
+@pytest.mark.parametrize("kind", ["", "odds"])
+def test_the_key_covers_every_module_the_solver_imports(kind: str) -> None:
+    from tests.test_architecture import import_graph
+
+    graph = import_graph()
+    hashed = {
+        f"games.strategy.{Path(name).stem}"
+        for name in strategy_cache_module._SOLVER_SOURCES
+        + strategy_cache_module._KIND_SOURCES.get(kind, ())
+    }
+    reached, todo = set(hashed), list(hashed)
+    while todo:
+        for module in graph[todo.pop()] - reached:
+            reached.add(module)
+            todo.append(module)
+    engine = {f"games.engine.{Path(name).stem}" for name in strategy_cache_module._ENGINE_SOURCES}
+    # Not this module (a change of the files' layout is FORMAT's), nor the packages' docstrings.
+    reached -= {"games.strategy.cache", "games.engine", "games.strategy"}
+    assert reached == hashed | engine
+
+
 def test_an_unwritable_cache_still_gives_a_strategy(tmp_path: Path, computes: list[Rules]) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")

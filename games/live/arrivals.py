@@ -1,0 +1,77 @@
+"""A socket arriving in a room: the seat it acts for, its connection's row, its snapshot.
+
+A browser's seat is found by its session or its account; another client's by the
+seat's token (:func:`resume`). A guest who logs in keeps their seats
+(:func:`claim_guest_seats`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from games.live import clock
+from games.live.pipeline import CommandError, load
+from games.live.presence import connected, move_connection, tell
+from games.live.queries import snapshot_of
+from games.models import Connection, Player
+
+
+def arrive(
+    code: str, *, session_key: str = "", user_id: int | None = None
+) -> tuple[int | None, int, dict[str, Any]]:
+    """A new connection to the room: the id of its seat (``None`` to watch), the id of its
+    row, and the room's snapshot for it.
+
+    The seat is the one this browser session took, or the one its logged-in
+    account holds (taken in another browser). The connection's row makes it count
+    for presence (:mod:`games.live.heartbeat`) and the room is told; a bot on turn with
+    no driver (after a restart) is started again. One transaction, one trip to the
+    database thread: in a burst of reconnections every socket makes one.
+    """
+    with transaction.atomic():
+        table = load(code, lock=True)  # Raises no_such_game. Presence leaves in order.
+        player = table.held_by(session_key, user_id)
+        player_id = player.pk if player else None
+        row = Connection.objects.create(game=table.game, player_id=player_id, seen_at=clock.now())
+        here = connected(table.game)
+        tell(table, here, bot=table.bot_on_turn())
+        snapshot = snapshot_of(table, player_id, here)
+    return player_id, row.pk, snapshot
+
+
+def resume(code: str, token: str, *, connection_id: int) -> int:
+    """Take a seat back with its token (for clients without the browser's session)."""
+    table = load(code)
+    player = None
+    if isinstance(token, str) and token:
+        player = next((p for p in table.players if p.token == token), None)
+    if player is None or table.has_left(player):
+        raise CommandError("invalid_token", "no seat in this game has that token")
+    move_connection(code, connection_id, player.pk)
+    return player.pk
+
+
+def seat_of(code: str, *, session_key: str = "", user_id: int | None = None) -> Player | None:
+    """The seat in this game held by this browser session or this account, if any."""
+    return load(code).held_by(session_key, user_id)
+
+
+def claim_guest_seats(old_session_key: str, new_session_key: str, user_id: int) -> int:
+    """A guest who logs in or signs up keeps their seats, and their games join the account.
+
+    Logging in gives the browser a new session key (Django cycles it against
+    session fixation). The seats taken under the old key that no account holds
+    yet become the account's, and the account's seats move to the new key. A
+    seat another account holds stays where it is: that account reaches it. Returns
+    how many games joined the account.
+    """
+    if not old_session_key:
+        return 0
+    with transaction.atomic():
+        seats = Player.objects.filter(session_key=old_session_key)
+        claimed = seats.filter(user__isnull=True).update(user_id=user_id)
+        if new_session_key and new_session_key != old_session_key:
+            seats.filter(user_id=user_id).update(session_key=new_session_key)
+    return claimed

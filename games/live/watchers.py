@@ -1,0 +1,116 @@
+"""The watchers' chat: watchers talk among themselves, and players read it if they choose.
+
+Watchers talk among themselves in the watchers' chat; players read it only if they
+choose to (a preference of each connection, kept by the consumer), so that people
+watching neither distract nor spoil the game. It is no event of the game: it is sent to
+the room's sockets and kept nowhere. Watchers are anonymous and unlimited in number:
+their talk is not part of the game's record, and kept in its log it could fill the log
+(LIMIT_LOG_EVENTS) and close the players' own chat.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+
+from games.engine import names
+from games.live import clock, heartbeat, limits, outbox
+from games.live.commands import chat_text, clean_name
+from games.live.pipeline import CommandError
+from games.models import Connection, Game, Player
+
+#: A watcher's name until it chooses one: the first number free in the room.
+WATCHER_DEFAULT_NAME = "Watcher {}"
+#: The handler of the consumers that relay a line of the watchers' chat.
+WATCHER_CHAT = "game.watcher_chat"
+
+
+def watcher_name(code: str, connection_id: int, name: object = None) -> str:
+    """The name the watching connection ``connection_id`` goes by in the watchers' chat.
+
+    With ``name``, it takes that name (:func:`clean_name`), refused as ``name_taken``
+    when a player of the game or another watcher here has it, or one that looks the
+    same (:func:`games.engine.names.clash`). Without it, it keeps the name it has, unless a
+    player now has one that looks the same (someone sat down under it): then, as when
+    it has none yet, it gets the first free ``Watcher N``. So no watcher ever speaks
+    under a player's name. Refused as ``not_a_watcher`` for a connection with a seat.
+    Under the game's row lock, so two watchers never take the same name at once.
+    """
+    chosen = clean_name(name) if name is not None else None
+    with transaction.atomic():
+        # The row locked, not the game read: a crowd's every join comes here.
+        game = Game.objects.select_for_update().only("pk").filter(code=code).first()
+        if game is None:
+            raise CommandError("no_such_game", "there is no game at this link")
+        row = _watching(game, connection_id)
+        players = list(Player.objects.filter(game=game).values_list("name", flat=True))
+        if chosen is None and row.name and names.is_free(row.name, names.keys_of(players)):
+            return row.name  # Its own still (each chat line asks): the crowd's names unread.
+        watchers = list(
+            Connection.objects.filter(
+                game=game, player__isnull=True, seen_at__gte=heartbeat.fresh_since()
+            )
+            .exclude(pk=row.pk)
+            .exclude(name="")
+            .values_list("name", flat=True)
+        )
+        # Every name's keys in one set (each name's kept by names.clash_keys), so a join
+        # costs one pass over the room's names however many numbers it tries.
+        taken = names.keys_of(players + watchers)
+        if chosen is not None:
+            if not names.is_free(chosen, taken):
+                raise CommandError(
+                    "name_taken",
+                    f"someone here is already called {chosen}, or a name that looks the same",
+                )
+        else:
+            number = 1
+            while not names.is_free(WATCHER_DEFAULT_NAME.format(number), taken):
+                number += 1
+            chosen = WATCHER_DEFAULT_NAME.format(number)
+        row.name = chosen
+        row.save(update_fields=["name"])
+    return chosen
+
+
+def _watching(game: Game, connection_id: int) -> Connection:
+    """The row of a connection to ``game`` that watches (it holds no seat)."""
+    row = Connection.objects.filter(pk=connection_id, game=game).first()
+    if row is None or row.player_id is not None:
+        raise CommandError(
+            "not_a_watcher",
+            "the watchers' chat is for watchers: players talk in the players' chat",
+        )
+    return row
+
+
+def watcher_chat(
+    code: str, connection_id: int, text: object, *, sender: str, address: str = ""
+) -> str:
+    """The watcher ``connection_id`` says ``text`` in the watchers' chat; the name it said it
+    under (:func:`watcher_name`: it may have changed).
+
+    The line goes to every watcher of the room and to the players who read the watchers'
+    chat; it is kept nowhere. Within limits, ``chat_rate_limited`` past either: per
+    ``sender``, the watcher's browser session (sockets without one, from scripts, count
+    as one watcher per ``address``), and per ``address``, all its browsers together. Not
+    per room: a flood from one address costs the other watchers nothing. The text is
+    checked as the players' chat's (``invalid_message``, ``chat_too_long``).
+    """
+    text = chat_text(text)
+    name = watcher_name(code, connection_id)  # Raises not_a_watcher, no_such_game.
+    browser = sender or f"address-{address}"
+    wait = limits.hit("watcher-chat", browser, settings.LIMIT_WATCHER_CHAT_PER_WATCHER)
+    if wait:
+        raise CommandError(
+            "chat_rate_limited", f"too many chat messages: wait {limits.wait_text(wait)}"
+        )
+    wait = limits.hit("watcher-chat-address", address, settings.LIMIT_WATCHER_CHAT_PER_ADDRESS)
+    if wait:
+        raise CommandError(
+            "chat_rate_limited",
+            f"too many chat messages from your network: wait {limits.wait_text(wait)}",
+        )
+    line = {"type": "watcher_message", "name": name, "text": text, "at": clock.now().isoformat()}
+    outbox.post(code, WATCHER_CHAT, [line])
+    return name
