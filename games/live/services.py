@@ -920,9 +920,10 @@ def odds_game(
 
 def arrive(
     code: str, *, session_key: str = "", user_id: int | None = None
-) -> tuple[int | None, int, dict[str, Any]]:
+) -> tuple[int | None, int, str | None, dict[str, Any]]:
     """A new connection to the room: the id of its seat (``None`` to watch), the id of its
-    row, and the room's snapshot for it.
+    row, the name it watches under (the first free ``Watcher N``; ``None`` for a seat),
+    and the room's snapshot for it.
 
     The seat is the one this browser session took, or the one its logged-in
     account holds (taken in another browser). The connection's row makes it count
@@ -935,10 +936,11 @@ def arrive(
         player = _seat_of(table, session_key, user_id)
         player_id = player.pk if player else None
         row = Connection.objects.create(game=table.game, player_id=player_id, seen_at=clock.now())
+        name = _name_watcher(table, row) if player_id is None else None
         here = connected(table.game)
         _tell_presence(table, here, bot=table.bot_on_turn())
         snapshot = _snapshot(table, player_id, here)
-    return player_id, row.pk, snapshot
+    return player_id, row.pk, name, snapshot
 
 
 def resume(code: str, token: str, *, connection_id: int) -> int:
@@ -1059,34 +1061,37 @@ def watcher_name(code: str, connection_id: int, name: object = None) -> str:
     chosen = clean_name(name) if name is not None else None
     with transaction.atomic():
         table = _load(code, lock=True)
-        row = _watching(table, connection_id)
-        players = [p.name for p in table.players]
-        watchers = list(
-            Connection.objects.filter(
-                game=table.game, player__isnull=True, seen_at__gte=heartbeat.fresh_since()
-            )
-            .exclude(pk=row.pk)
-            .exclude(name="")
-            .values_list("name", flat=True)
+        return _name_watcher(table, _watching(table, connection_id), chosen)
+
+
+def _name_watcher(table: Table, row: Connection, chosen: str | None = None) -> str:
+    """:func:`watcher_name` for the watching connection ``row`` of ``table``'s game, locked."""
+    players = [p.name for p in table.players]
+    if chosen is None and row.name and not any(names.clash(p, row.name) for p in players):
+        return row.name
+    watchers = list(
+        Connection.objects.filter(
+            game=table.game, player__isnull=True, seen_at__gte=heartbeat.fresh_since()
         )
-        if chosen is not None:
-            if any(names.clash(taken, chosen) for taken in players + watchers):
-                raise CommandError(
-                    "name_taken",
-                    f"someone here is already called {chosen}, or a name that looks the same",
-                )
-        elif row.name and not any(names.clash(player, row.name) for player in players):
-            return row.name
-        else:
-            number = 1
-            while any(
-                names.clash(taken, WATCHER_DEFAULT_NAME.format(number))
-                for taken in players + watchers
-            ):
-                number += 1
-            chosen = WATCHER_DEFAULT_NAME.format(number)
-        row.name = chosen
-        row.save(update_fields=["name"])
+        .exclude(pk=row.pk)
+        .exclude(name="")
+        .values_list("name", flat=True)
+    )
+    if chosen is not None:
+        if any(names.clash(taken, chosen) for taken in players + watchers):
+            raise CommandError(
+                "name_taken",
+                f"someone here is already called {chosen}, or a name that looks the same",
+            )
+    else:
+        number = 1
+        while any(
+            names.clash(taken, WATCHER_DEFAULT_NAME.format(number)) for taken in players + watchers
+        ):
+            number += 1
+        chosen = WATCHER_DEFAULT_NAME.format(number)
+    row.name = chosen
+    row.save(update_fields=["name"])
     return chosen
 
 

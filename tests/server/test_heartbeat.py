@@ -36,7 +36,7 @@ def test_a_socket_that_closed_during_a_beat_is_not_written_back(fake_clock) -> N
     """The heartbeat read the process's sockets; one closed (forgotten, then its row
     deleted) before the beat reached the database: no ghost comes back."""
     table = Table("ana", "ben")
-    ana, row, _ = services.arrive(table.code, session_key="session-ana")
+    ana, row, _, _ = services.arrive(table.code, session_key="session-ana")
     alive = [socket(table.code, row, ana)]
     heartbeat.sockets.pop(row)  # As the consumer's disconnect does, first...
     services.disconnect(table.code, row)  # ...then its row.
@@ -48,8 +48,8 @@ def test_a_socket_that_closed_during_a_beat_is_not_written_back(fake_clock) -> N
 
 def test_a_connection_counts_while_its_process_beats(fake_clock) -> None:  # type: ignore[no-untyped-def]
     table = Table("ana", "ben")
-    ana, ana_row, _ = services.arrive(table.code, session_key="session-ana")
-    _, watcher_row, _ = services.arrive(table.code)
+    ana, ana_row, _, _ = services.arrive(table.code, session_key="session-ana")
+    _, watcher_row, _, _ = services.arrive(table.code)
     assert seen(table.code) == [True, False]
     assert services.snapshot(table.code)["watchers"] == 1
 
@@ -62,7 +62,7 @@ def test_a_connection_counts_while_its_process_beats(fake_clock) -> None:  # typ
 
 def test_the_connections_of_a_killed_process_vanish_and_the_rooms_are_told(fake_clock) -> None:  # type: ignore[no-untyped-def]
     table = Table("ana", "ben")
-    ana, ana_row, _ = services.arrive(table.code, session_key="session-ana")
+    ana, ana_row, _, _ = services.arrive(table.code, session_key="session-ana")
     services.arrive(table.code, session_key="session-ben")  # Its process dies.
     assert seen(table.code) == [True, True]
 
@@ -94,8 +94,8 @@ def test_the_connections_of_a_killed_process_vanish_and_the_rooms_are_told(fake_
 
 def test_a_process_cut_off_for_long_writes_its_connections_back(fake_clock) -> None:  # type: ignore[no-untyped-def]
     table = Table("ana", "ben")
-    ana, ana_row, _ = services.arrive(table.code, session_key="session-ana")
-    _, watcher_row, _ = services.arrive(table.code)
+    ana, ana_row, _, _ = services.arrive(table.code, session_key="session-ana")
+    _, watcher_row, _, _ = services.arrive(table.code)
     alive = [socket(table.code, ana_row, ana), socket(table.code, watcher_row, None)]
     fake_clock.advance(heartbeat.EXPIRY.total_seconds() + 10)  # The database was away.
     assert heartbeat.sweep() == [table.code]  # Another process swept them meanwhile.
@@ -110,7 +110,7 @@ def test_a_process_cut_off_for_long_writes_its_connections_back(fake_clock) -> N
 
 def test_a_socket_whose_lobby_seat_was_freed_is_written_back_as_a_watcher(fake_clock) -> None:  # type: ignore[no-untyped-def]
     table = Table("ana", "ben")
-    ben, ben_row, _ = services.arrive(table.code, session_key="session-ben")
+    ben, ben_row, _, _ = services.arrive(table.code, session_key="session-ben")
     fake_clock.advance(heartbeat.EXPIRY.total_seconds() + 1)
     heartbeat.sweep()
     table.leave("ben")  # Ben's seat is gone from the lobby.
@@ -123,7 +123,7 @@ def test_a_socket_whose_lobby_seat_was_freed_is_written_back_as_a_watcher(fake_c
 
 def test_leaving_and_closing_move_and_remove_the_row(fake_clock) -> None:  # type: ignore[no-untyped-def]
     table = Table("ana", "ben")
-    ben, row, _ = services.arrive(table.code, session_key="session-ben")
+    ben, row, _, _ = services.arrive(table.code, session_key="session-ben")
     assert ben is not None
 
     services.move_connection(table.code, row, None)  # Ben gave up his seat: he watches.
@@ -142,7 +142,7 @@ def test_a_bot_is_always_here() -> None:
 
 def test_a_socket_of_a_deleted_room_tells_nobody(fake_clock) -> None:  # type: ignore[no-untyped-def]
     table = Table("ana", "ben")
-    ana, row, _ = services.arrive(table.code, session_key="session-ana")
+    ana, row, _, _ = services.arrive(table.code, session_key="session-ana")
     Game.objects.filter(code=table.code).delete()  # Its rows go with it.
 
     assert heartbeat.beat([socket(table.code, row, ana)]) == []
@@ -162,7 +162,7 @@ def test_the_heartbeat_tells_every_room_and_retries_the_ones_it_could_not_tell(
     gone, failing, fine = Table("ana", "ben"), Table("cy", "di"), Table("ed", "flo")
     for table in (failing, fine):
         services.arrive(table.code, session_key=f"session-{next(iter(table.players))}")
-    ana, ana_row, _ = services.arrive(gone.code, session_key="session-ana")
+    ana, ana_row, _, _ = services.arrive(gone.code, session_key="session-ana")
     Game.objects.filter(code=gone.code).delete()
     fake_clock.advance(heartbeat.EXPIRY.total_seconds() + 1)  # Cy's and Ed's process died.
 

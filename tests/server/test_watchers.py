@@ -289,7 +289,7 @@ def test_a_watchers_name_is_kept_when_its_row_is_written_back(fake_clock) -> Non
     """A process cut off from the database for a while writes its sockets' rows back
     (games/live/heartbeat.py): a watcher's name comes back with its row, still its own."""
     table = Table("ana")
-    _, row, _ = services.arrive(table.code)
+    _, row, _, _ = services.arrive(table.code)
     assert services.watcher_name(table.code, row, "Sam") == "Sam"
     heartbeat.sockets[row] = heartbeat.Socket(row, table.code, None, "Sam")  # As beat() keeps it.
     try:
@@ -300,8 +300,23 @@ def test_a_watchers_name_is_kept_when_its_row_is_written_back(fake_clock) -> Non
         del heartbeat.sockets[row]
 
     assert Connection.objects.get(pk=row).name == "Sam"
-    _, other, _ = services.arrive(table.code)
+    _, other, _, _ = services.arrive(table.code)
     with pytest.raises(CommandError) as refused:
         services.watcher_name(table.code, other, "SAM")
     assert refused.value.code == "name_taken"
     assert services.watcher_name(table.code, other) == "Watcher 1"
+
+
+def test_a_watcher_is_named_as_it_arrives_and_a_seat_is_not(fake_clock) -> None:  # type: ignore[no-untyped-def]
+    """The name comes in the arrival's own transaction: no second trip for a watcher."""
+    table = Table("Watcher 1", "ben")
+    first = services.arrive(table.code)
+    second = services.arrive(table.code)
+    seated = services.arrive(table.code, session_key="session-ben")
+
+    assert first[2] == "Watcher 2"  # A player goes by Watcher 1.
+    assert second[2] == "Watcher 3"
+    assert seated[0] == table.players["ben"].pk
+    assert seated[2] is None
+    assert Connection.objects.get(pk=first[1]).name == "Watcher 2"
+    assert services.watcher_name(table.code, first[1]) == "Watcher 2"  # It keeps it.
