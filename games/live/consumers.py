@@ -251,8 +251,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         )
         self.beat()
         shutdown.sockets.add(self)
-        self.version = max(self.version, snapshot["version"])
-        await self.send_json(snapshot)
+        await self.send_snapshot(snapshot)
         await self.send_watching()
 
     def identity(self) -> tuple[str, int | None]:
@@ -339,11 +338,11 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def do_resume(self, message: protocol.Resume) -> None:
         assert self.connection_id is not None
-        self.player_id = await outbox.run(
+        self.player_id, snapshot = await outbox.run(
             services.resume, self.code, message.token, connection_id=self.connection_id
         )
         self.beat()
-        await self.send_snapshot()
+        await self.send_snapshot(snapshot)
         await self.send_watching()
 
     async def do_leave(self, message: protocol.Leave) -> None:
@@ -517,13 +516,15 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     # -- to the client ------------------------------------------------------
 
-    async def send_snapshot(self) -> dict[str, Any]:
-        snapshot = await outbox.on_database_thread(services.snapshot, self.code)(
-            self.code, self.player_id
-        )
+    async def send_snapshot(self, snapshot: dict[str, Any] | None = None) -> None:
+        """Send the room's ``snapshot`` (read now when not given): the events it holds are
+        not sent again."""
+        if snapshot is None:
+            snapshot = await outbox.on_database_thread(services.snapshot, self.code)(
+                self.code, self.player_id
+            )
         self.version = max(self.version, snapshot["version"])
         await self.send_json(snapshot)
-        return snapshot
 
     async def send_watching(self, request_id: protocol.RequestId = None) -> None:
         """Tell this connection how it takes part in the watchers' chat: as a watcher, under

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import QuerySet
 
 from games.engine import codec, events, names, rules
 from games.engine.room import Options, Room, RoomError, RoomProgress, Seat, Status, check_bot_pace
@@ -935,24 +936,32 @@ def arrive(
         table = _load(code, lock=True)  # Raises no_such_game. Presence leaves in order.
         player = _seat_of(table, session_key, user_id)
         player_id = player.pk if player else None
-        row = Connection.objects.create(game=table.game, player_id=player_id, seen_at=clock.now())
-        name = _name_watcher(table, row) if player_id is None else None
-        here = connected(table.game)
+        others = list(_live(table.game).values_list("player_id", "name"))
+        name = None
+        if player_id is None:
+            name = _free_watcher_name(table, [n for seat, n in others if seat is None and n])
+        row = Connection.objects.create(
+            game=table.game, player_id=player_id, name=name or "", seen_at=clock.now()
+        )
+        seats: list[int | None] = [seat for seat, _ in others]
+        here = _tally([*seats, player_id])
         _tell_presence(table, here, bot=table.bot_on_turn())
         snapshot = _snapshot(table, player_id, here)
     return player_id, row.pk, name, snapshot
 
 
-def resume(code: str, token: str, *, connection_id: int) -> int:
-    """Take a seat back with its token (for clients without the browser's session)."""
-    table = _load(code)
-    player = None
-    if isinstance(token, str) and token:
-        player = next((p for p in table.players if p.token == token), None)
-    if player is None or table.has_left(player):
-        raise CommandError("invalid_token", "no seat in this game has that token")
-    move_connection(code, connection_id, player.pk)
-    return player.pk
+def resume(code: str, token: str, *, connection_id: int) -> tuple[int, dict[str, Any]]:
+    """Take a seat back with its token (for clients without the browser's session): the
+    seat's id, and the room's snapshot for it (one transaction, as :func:`arrive`)."""
+    with transaction.atomic():
+        table = _load(code, lock=True)
+        player = None
+        if isinstance(token, str) and token:
+            player = next((p for p in table.players if p.token == token), None)
+        if player is None or table.has_left(player):
+            raise CommandError("invalid_token", "no seat in this game has that token")
+        _connection_moves(table, connection_id, player.pk)
+        return player.pk, _snapshot(table, player.pk, connected(table.game))
 
 
 def seat_of(code: str, *, session_key: str = "", user_id: int | None = None) -> Player | None:
@@ -999,9 +1008,13 @@ def disconnect(code: str, connection_id: int) -> None:
 def move_connection(code: str, connection_id: int, player_id: int | None) -> None:
     """A connection that took a seat (``player_id``), or gave one up (``None``)."""
     with transaction.atomic():
-        table = _load(code, lock=True)
-        Connection.objects.filter(pk=connection_id).update(player_id=player_id, seen_at=clock.now())
-        _tell_presence(table)
+        _connection_moves(_load(code, lock=True), connection_id, player_id)
+
+
+def _connection_moves(table: Table, connection_id: int, player_id: int | None) -> None:
+    """:func:`move_connection` in the caller's transaction, the game locked."""
+    Connection.objects.filter(pk=connection_id).update(player_id=player_id, seen_at=clock.now())
+    _tell_presence(table)
 
 
 def tell_presence(code: str) -> None:
@@ -1022,12 +1035,17 @@ def _tell_presence(
 
 def connected(game: Game) -> tuple[set[int], int]:
     """The seats (player ids) with a live connection to ``game``, and how many watch."""
-    rows: list[int | None] = list(
-        Connection.objects.filter(game=game, seen_at__gte=heartbeat.fresh_since()).values_list(
-            "player_id", flat=True
-        )
-    )
-    return {row for row in rows if row is not None}, sum(row is None for row in rows)
+    return _tally(list(_live(game).values_list("player_id", flat=True)))
+
+
+def _live(game: Game) -> QuerySet[Connection]:
+    """The rows of the connections to ``game`` that are alive (:mod:`games.live.heartbeat`)."""
+    return Connection.objects.filter(game=game, seen_at__gte=heartbeat.fresh_since())
+
+
+def _tally(seats: list[int | None]) -> tuple[set[int], int]:
+    """:func:`connected` from the seat of each live connection (``None``: it watches)."""
+    return {seat for seat in seats if seat is not None}, sum(seat is None for seat in seats)
 
 
 # --------------------------------------------------------------------------
@@ -1070,29 +1088,30 @@ def _name_watcher(table: Table, row: Connection, chosen: str | None = None) -> s
     if chosen is None and row.name and not any(names.clash(p, row.name) for p in players):
         return row.name
     watchers = list(
-        Connection.objects.filter(
-            game=table.game, player__isnull=True, seen_at__gte=heartbeat.fresh_since()
-        )
+        _live(table.game)
+        .filter(player__isnull=True)
         .exclude(pk=row.pk)
         .exclude(name="")
         .values_list("name", flat=True)
     )
-    if chosen is not None:
-        if any(names.clash(taken, chosen) for taken in players + watchers):
-            raise CommandError(
-                "name_taken",
-                f"someone here is already called {chosen}, or a name that looks the same",
-            )
-    else:
-        number = 1
-        while any(
-            names.clash(taken, WATCHER_DEFAULT_NAME.format(number)) for taken in players + watchers
-        ):
-            number += 1
-        chosen = WATCHER_DEFAULT_NAME.format(number)
+    if chosen is None:
+        chosen = _free_watcher_name(table, watchers)
+    elif any(names.clash(taken, chosen) for taken in players + watchers):
+        raise CommandError(
+            "name_taken", f"someone here is already called {chosen}, or a name that looks the same"
+        )
     row.name = chosen
     row.save(update_fields=["name"])
     return chosen
+
+
+def _free_watcher_name(table: Table, watchers: list[str]) -> str:
+    """The first ``Watcher N`` that looks like no player's name of ``table`` nor ``watchers``."""
+    taken = [p.name for p in table.players] + watchers
+    number = 1
+    while any(names.clash(name, WATCHER_DEFAULT_NAME.format(number)) for name in taken):
+        number += 1
+    return WATCHER_DEFAULT_NAME.format(number)
 
 
 def check_seat(code: str, player_id: int | None, as_seat: int | None) -> None:
