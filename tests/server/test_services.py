@@ -750,3 +750,15 @@ def test_a_refusal_is_only_answered_from_the_saved_game(fixed_dice) -> None:  # 
     with pytest.raises(rules.IllegalMoveError) as error:
         services.roll(table.code, table.id("alice"), version=table.version)
     assert error.value.code == "not_your_turn"
+
+
+def test_the_fair_dice_throw_away_the_bytes_that_would_favour_a_face(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from games.live import dice
+
+    reads = iter([bytes([251, 252, 255, 0, 5]), bytes([1, 2, 3, 4, 6])])
+    monkeypatch.setattr(dice.os, "urandom", lambda count: next(reads))
+
+    assert dice.secure_roll(5) == [6, 1, 6, 2, 3]  # 252 and 255 thrown away, a second read.
+    monkeypatch.setattr(dice.os, "urandom", lambda count: bytes(range(256)))
+    faces = dice.secure_roll(252)  # Each byte kept once: each face as often.
+    assert {face: faces.count(face) for face in range(1, 7)} == dict.fromkeys(range(1, 7), 42)
