@@ -1,10 +1,8 @@
 """Fixtures shared by the whole suite: a live Daphne server and a real Chromium."""
 
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -33,17 +31,28 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 SOLVER = pytest.StashKey["subprocess.Popen[bytes]"]()
 
 
+#: The suite's own strategy tables, kept from run to run (ignored by git, like the rest of
+#: test-artifacts/). Safe to keep: a table's file name and contents carry a hash of the preset
+#: and of every module the solver runs (:mod:`games.strategy.cache`), so a change to the
+#: rules or the solver is solved afresh, and a new file replaces the old one.
+STRATEGY_CACHE = ARTIFACTS / "strategy-cache"
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """Solve the strategy tables once per run, into a fresh directory of its own.
+    """Solve the strategy tables once, into the suite's own cache (:data:`STRATEGY_CACHE`).
 
     Set here, before any test or forked server runs, so the strategy tests, the
     coach, the analysis and the bots, in this process and in the Daphne children
     forked from it, all share one computation, and none touches ``var/strategy``.
     pytest-xdist's workers inherit the variable from the process that starts them,
     which solves every preset while they start (:func:`pytest_xdist_node_collection_finished`).
+    The tables outlive the run: solving them took 40 to 150 s of a run's wall time on
+    2 cores (more under load), and the next run (CI's second pass, a developer's next
+    run) reads them in about a second.
     """
     if not os.environ.get("YAHTZEE_STRATEGY_CACHE"):
-        config._strategy_cache = tempfile.mkdtemp(prefix="strategy-cache-")  # type: ignore[attr-defined]
+        STRATEGY_CACHE.mkdir(parents=True, exist_ok=True)
+        config._strategy_cache = str(STRATEGY_CACHE)  # type: ignore[attr-defined]
         os.environ["YAHTZEE_STRATEGY_CACHE"] = config._strategy_cache  # type: ignore[attr-defined]
         if config.getoption("numprocesses", None):
             config.stash[SOLVER] = solve_every_preset(config._strategy_cache)  # type: ignore[attr-defined]
@@ -85,9 +94,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if solver is not None and solver.poll() is None:  # The run stopped before the workers did.
         solver.kill()
         solver.wait()
-    made = getattr(config, "_strategy_cache", None)
-    if made is not None:
-        shutil.rmtree(made, ignore_errors=True)
+    if getattr(config, "_strategy_cache", None) is not None:
         del os.environ["YAHTZEE_STRATEGY_CACHE"]
     CHROMIUM.stop()
 
