@@ -51,4 +51,5 @@ echo "== pytest (database: ${DATABASE_URL:-sqlite default}, channel layer: ${RED
 # it computes: on 2 cores, three workers finished sooner than two or one (README).
 # loadgroup keeps the fault tests on one worker (tests/faults). A later -n wins: -n 0
 # runs in this one process.
-pytest -n 3 --dist loadgroup "$@"
+# --durations: the 25 slowest tests close the report, so a run shows where its time went.
+pytest -n 3 --dist loadgroup --durations=25 "$@"
