@@ -34,7 +34,7 @@ from datetime import datetime
 
 import requests
 from django.conf import settings
-from django.db import close_old_connections, connections
+from django.db import close_old_connections
 from django.db.models import Q
 
 # Neither ships type hints.
@@ -209,7 +209,9 @@ class Sender:
             except Exception:  # The thread must outlive any one batch.
                 logger.exception("push notices of %s were not sent", found[0].code)
             finally:
-                connections.close_all()  # This thread's own: back to the pool, or closed.
+                # This thread's connection, as after a request: back to PostgreSQL's pool;
+                # SQLite's stays open (closing it would checkpoint the log, with fsyncs).
+                close_old_connections()
                 self.queue.task_done()
 
     def send(self, found: list[Notice]) -> None:
