@@ -34,6 +34,10 @@ from games.web import mine
 SHELL_STATIC = ("css", "js", "img")
 #: The pages kept for offline use (the offline page first: it is shown for any page).
 SHELL_PAGES = ("/offline/",)
+#: Subscriptions one browser session may keep: a browser has one (its push service's
+#: endpoint for this site), a few more when it is reinstalled or its service changes;
+#: not thousands, each a row and a post on every turn of its seats.
+SUBSCRIPTIONS_PER_SESSION = 10
 #: The browser's opt-ins, as the subscription's fields (:data:`games.live.push.TURN`, ...).
 KINDS = ("turns", "starts", "rematches")
 
@@ -199,12 +203,17 @@ def push_subscription(request: HttpRequest) -> JsonResponse:
         return JsonResponse(wanted)
     if request.session.session_key is None:
         request.session.create()
+    session_key = request.session.session_key or ""
+    mine = PushSubscription.objects.filter(session_key=session_key).exclude(endpoint=endpoint)
+    if mine.count() >= SUBSCRIPTIONS_PER_SESSION:
+        message = "this browser has as many subscriptions as it may: turn one off first"
+        return JsonResponse({"error": "too_many", "message": message}, status=429)
     PushSubscription.objects.update_or_create(
         endpoint=endpoint,
         defaults={
             "p256dh": p256dh,
             "auth": auth,
-            "session_key": request.session.session_key or "",
+            "session_key": session_key,
             "user": request.user if request.user.is_authenticated else None,
             **wanted,
         },

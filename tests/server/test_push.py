@@ -12,6 +12,7 @@ from django.test import Client
 
 from games.live import push, services
 from games.models import PushSubscription
+from games.web import app
 from tests.pushservice import Browser, PushService
 from tests.server.helpers import Table
 
@@ -259,6 +260,22 @@ def test_a_bad_subscription_is_refused_and_nothing_is_kept(client, change, code)
     assert response.status_code == 400
     assert response.json()["error"] == code
     assert not PushSubscription.objects.exists()
+
+
+def test_a_browser_may_keep_only_so_many_subscriptions(client) -> None:  # type: ignore[no-untyped-def]
+    for n in range(app.SUBSCRIPTIONS_PER_SESSION):
+        subscribe(client, Browser(), f"https://push.example/{n}", turns=True)
+    subscribe(client, Browser(), "https://push.example/0", starts=True)  # The same: changed.
+
+    response = client.post(
+        "/push/subscription/",
+        {"subscription": Browser().subscription("https://push.example/more"), "turns": True},
+        content_type="application/json",
+    )
+
+    assert response.status_code == 429
+    assert response.json()["error"] == "too_many"
+    assert PushSubscription.objects.count() == app.SUBSCRIPTIONS_PER_SESSION
 
 
 def test_an_opt_in_must_be_true_or_false(client) -> None:  # type: ignore[no-untyped-def]
