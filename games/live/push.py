@@ -1,17 +1,20 @@
 """Web Push: telling a browser of its games while no tab of the room is open.
 
-A browser opts in from the room (``games.web.push``), one kind of news at a time: its
+A browser opts in from the room (:mod:`games.web.app`), one kind of news at a time: its
 turn, in games whose clock is an hour or more or that have none; a game it sits in
 has started; a rematch it was invited to. Each is a :class:`Notice`, found in what a
 command saved (:func:`notices`, no query) and sent to every subscription of the seat's
-browser session or account.
+browser session or account, unless the seat has the room open (a socket of it seen
+within the heartbeat's expiry, :mod:`games.live.heartbeat`): that player sees the turn
+or the start on the page.
 
 **Sending never blocks or slows the command pipeline.** :func:`games.live.pipeline.save`
 hands the notices of a command to :func:`post` once its transaction has committed;
 :func:`post` puts them on a queue, in memory, and returns: no query, no network. One
 daemon thread of each process, the sender (:class:`Sender`), takes them off the queue
 one command's worth at a time: it reads the subscriptions of the seats' browsers on a
-database connection of its own (closed after each batch), encrypts each message to its
+database connection of its own (after each batch, back to PostgreSQL's pool; kept open
+on SQLite, as the command threads keep theirs), encrypts each message to its
 browser (RFC 8291, aes128gcm), signs it with the site's VAPID key (RFC 8292) and posts it
 to the browser's push service, waiting at most ``settings.PUSH_TIMEOUT`` seconds. A push
 service that answers 404 or 410 no longer knows the subscription: its row is deleted.
@@ -43,7 +46,8 @@ from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]
 
 from games.engine import events
 from games.engine.room import Room
-from games.models import Game, Player, PushSubscription
+from games.live import heartbeat
+from games.models import Connection, Game, Player, PushSubscription
 
 logger = logging.getLogger(__name__)
 
@@ -215,9 +219,17 @@ class Sender:
                 self.queue.task_done()
 
     def send(self, found: list[Notice]) -> None:
-        """Post each notice to every subscription that asked for its kind."""
+        """Post each notice to every subscription that asked for its kind, but a turn or a
+        start to a seat whose room is open (a rematch's room is new: always)."""
         close_old_connections()
+        fresh = heartbeat.fresh_since()
         for notice in found:
+            if notice.kind != REMATCH and (
+                Connection.objects.filter(
+                    game__code=notice.code, player__seat=notice.seat, seen_at__gte=fresh
+                ).exists()
+            ):
+                continue  # The room is open in front of that player.
             owner = Q(session_key=notice.session_key) if notice.session_key else Q()
             if notice.user_id is not None:
                 owner |= Q(user_id=notice.user_id)

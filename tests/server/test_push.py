@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 import pytest
 from django.test import Client
 
-from games.live import push, services
-from games.models import PushSubscription
+from games.live import clock, push, services
+from games.models import Connection, PushSubscription
 from games.web import app
 from tests.pushservice import Browser, PushService
 from tests.server.helpers import Table
@@ -192,6 +192,26 @@ def test_a_command_does_not_wait_for_the_push_service(service, client) -> None: 
     assert table.game.status == "playing"
     service.hold.set()
     push.Sender.running().wait_until_sent()
+
+
+def test_a_seat_with_the_room_open_is_not_told(service) -> None:  # type: ignore[no-untyped-def]
+    browsers = {name: Browser() for name in ("ana", "cy")}
+    for name, browser in browsers.items():
+        keys = browser.subscription("")["keys"]
+        PushSubscription.objects.create(
+            endpoint=service.endpoint(name), session_key=f"session-{name}", starts=True, **keys
+        )
+    table = Table("host", "ana", "cy", turn_seconds=60)
+    game = table.game
+    Connection.objects.create(game=game, player=table.players["ana"], seen_at=clock.now())
+
+    table.start("host")
+    push.Sender.running().wait_until_sent()
+
+    told = service.next()
+    assert told.path == "/push/cy"
+    assert browsers["cy"].decrypt(told.body)["kind"] == push.STARTED
+    assert service.received.empty()  # Nothing for ana, whose room is open.
 
 
 def test_an_account_is_told_on_every_browser_it_subscribed(notices, django_user_model) -> None:  # type: ignore[no-untyped-def]
