@@ -156,8 +156,9 @@ def test_the_turn_reaches_the_push_service_encrypted_for_the_browser(
     assert claims["sub"] == settings.VAPID_SUBJECT
 
 
-def test_a_subscription_the_push_service_answers_410_for_is_dropped(client) -> None:  # type: ignore[no-untyped-def]
-    with PushService(status=410) as gone:
+@pytest.mark.parametrize("status", [404, 410])
+def test_a_subscription_the_push_service_no_longer_knows_is_dropped(client, status) -> None:  # type: ignore[no-untyped-def]
+    with PushService(status=status) as gone:
         subscribe(client, Browser(), gone.endpoint("ana"), starts=True)
         kept = Browser()
         PushSubscription.objects.create(
