@@ -11,17 +11,13 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from games.live import services
 from games.models import Game, Player, PushSubscription
+from tests.browser.test_phone_first import screen
 from tests.browser.test_room import create_room
 from tests.browser.watch import VIEWPORTS, off_the_loop
 from tests.pushservice import Browser
 from tests.test_my_games import game_with, start_on
 
 pytestmark = pytest.mark.browser
-
-
-def screen(viewport: str) -> dict[str, object]:
-    phone = viewport == "phone"
-    return {"viewport": VIEWPORTS[viewport], "is_mobile": phone, "has_touch": phone}
 
 
 def worker_ready(page: Page) -> None:
