@@ -67,6 +67,13 @@ export CLIENT_ADDRESS_HEADER="${CLIENT_ADDRESS_HEADER:-X-Real-IP}"  # Set by ngi
 
 # Inside an activated virtual environment (the fault tests' own), use it as it is.
 [ -n "${VIRTUAL_ENV:-}" ] || source scripts/setup-venv.sh ""
+# Web Push's VAPID key, made once and kept like the secret key (a new one would orphan
+# every browser's subscription).
+if [ ! -s var/vapid_private_key ]; then
+  python manage.py vapid_keys --private-key > var/vapid_private_key
+  chmod 600 var/vapid_private_key
+fi
+export VAPID_PRIVATE_KEY="${VAPID_PRIVATE_KEY:-$(cat var/vapid_private_key)}"
 python manage.py migrate --noinput
 python manage.py collectstatic --noinput --verbosity 0
 python -m games.strategy  # The strategy tables, once, before any process needs them.

@@ -255,3 +255,35 @@ def keep_username_keys(sender: object, instance: Any, **kwargs: object) -> None:
     if set(instance.username_keys.values_list("key", flat=True)) != keys:
         instance.username_keys.all().delete()
         UsernameKey.objects.bulk_create(UsernameKey(user=instance, key=key) for key in keys)
+
+
+class PushSubscription(models.Model):
+    """A browser that asked to be told of its games while no tab of the room is open (Web
+    Push, :mod:`games.live.push`): where its push service takes messages, the keys they are
+    encrypted to, whose browser it is, and which news it asked for. Off unless asked for;
+    turning every kind off deletes the row, and so does a push service that no longer knows
+    the subscription (404 or 410)."""
+
+    #: The push service's URL for this browser (a capability: whoever knows it may post).
+    endpoint = models.URLField(max_length=1000, unique=True)
+    #: The browser's P-256 public key and its authentication secret (RFC 8291), base64url.
+    p256dh = models.CharField(max_length=100)
+    auth = models.CharField(max_length=40)
+    #: Whose browser: its session (a guest's seats are held by it) and its account, if any.
+    session_key = models.CharField(max_length=40, blank=True, db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="push_subscriptions",
+    )
+    #: The news it asked for: its turn (in games with a clock of an hour or more, or none),
+    #: a game it sits in started, a rematch it was invited to.
+    turns = models.BooleanField(default=False)
+    starts = models.BooleanField(default=False)
+    rematches = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"push subscription {self.pk} ({self.endpoint[:40]}...)"

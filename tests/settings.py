@@ -9,6 +9,8 @@ import os
 from urllib.parse import urlsplit
 
 os.environ.setdefault("SECRET_KEY", "tests-only-" + "x7Qp2vLk9sRt4wYz8bNc3mHf6jDg1aKe5uVo0iXq")
+# A key pair for the tests' Web Push (tests/server/test_push.py); a deployed site makes its own.
+os.environ.setdefault("VAPID_PRIVATE_KEY", "G5efiXfODnP_4LwR7XIO5F_x5ZTGa1wFl7rwTFj11_E")
 
 #: The pytest-xdist worker this process is ("gw0", "gw1", ...), or "" in a run of one process.
 XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
@@ -70,3 +72,6 @@ YAHTZEE_BOT_PAUSE = 0.0
 # Tests wake games themselves (games.live.services.wake, with a clock of their own); a live
 # server forked for a test keeps its watch (tests/conftest.py, make_application).
 YAHTZEE_CLOCK_WATCH = False
+
+# The tests' push service is a plain-http server on 127.0.0.1 (tests/server/test_push.py).
+PUSH_HTTPS_ONLY = False

@@ -95,6 +95,7 @@ RUNS = [
     Run(
         "soak.py", ("games finished", "presence after settling", "CPU: this client"), needs="stack"
     ),
+    Run("push.py", ("turn start to receipt", "score command, push off", "load average after")),
     Run("solver.py", ("== official", "advise, median", "expected score")),
     Run("win_chances.py", ("over the game",), needs="tables"),
     Run("wire.py", ("msgspec", "json.loads", "load average after")),

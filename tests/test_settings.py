@@ -30,6 +30,8 @@ ENVIRONMENT = (
     "LAN",
     "LAN_ADDRESS",
     "DJANGO_ALLOW_ASYNC_UNSAFE",
+    "VAPID_PRIVATE_KEY",
+    "VAPID_SUBJECT",
 )
 
 
@@ -43,7 +45,8 @@ def load_settings(**environ: str) -> subprocess.CompletedProcess[str]:
         " 'name': str(db['NAME']),"
         " 'options': db.get('OPTIONS', {}), 'host': db.get('HOST', ''),"
         " 'layer': settings.CHANNEL_LAYERS['default'], 'hosts': settings.ALLOWED_HOSTS,"
-        " 'ssl_redirect': getattr(settings, 'SECURE_SSL_REDIRECT', False)}))"
+        " 'ssl_redirect': getattr(settings, 'SECURE_SSL_REDIRECT', False),"
+        " 'vapid_public_key': settings.VAPID_PUBLIC_KEY}))"
     )
     return subprocess.run(
         [sys.executable, "-c", script],
@@ -198,3 +201,48 @@ def test_env_str_without_a_default_requires_the_variable(monkeypatch):
 
     with pytest.raises(ImproperlyConfigured, match="Set the SOME_SETTING environment variable"):
         env.env_str("SOME_SETTING", default=None)
+
+
+# Web Push's VAPID key (games/live/push.py) -------------------------------------------
+
+
+def test_a_deployed_site_without_a_vapid_key_sends_no_notifications():
+    assert loaded(SECRET_KEY=STRONG_KEY)["vapid_public_key"] == ""
+
+
+def test_a_development_site_has_a_vapid_key_of_its_own():
+    assert len(env.vapid_public_key("mWUiZImQg5SdNz4xooRBBY3AUqo8VC_CC8seMLnHwLU")) == 87
+    assert loaded(DEBUG="true")["vapid_public_key"] == env.vapid_public_key(
+        "mWUiZImQg5SdNz4xooRBBY3AUqo8VC_CC8seMLnHwLU"
+    )
+
+
+def test_the_vapid_key_made_once_gives_its_public_key_to_the_browsers():
+    made = subprocess.run(
+        [sys.executable, "manage.py", "vapid_keys", "--private-key"],
+        cwd=ROOT,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    key = made.stdout.strip()
+
+    public = loaded(SECRET_KEY=STRONG_KEY, VAPID_PRIVATE_KEY=key)["vapid_public_key"]
+
+    assert public == env.vapid_public_key(key)
+    assert public.startswith("B")  # 0x04: an uncompressed point, 65 bytes.
+
+
+@pytest.mark.parametrize("key", ["short", "!!!!", "A" * 60])
+def test_it_refuses_to_start_with_a_vapid_key_it_cannot_read(key):
+    result = load_settings(SECRET_KEY=STRONG_KEY, VAPID_PRIVATE_KEY=key)
+
+    assert result.returncode != 0
+    assert "VAPID_PRIVATE_KEY must be a P-256 private key's 32 bytes" in result.stderr
+
+
+def test_it_refuses_a_vapid_subject_that_is_no_mailto_or_https_url():
+    result = load_settings(SECRET_KEY=STRONG_KEY, VAPID_SUBJECT="admin@example.org")
+
+    assert "VAPID_SUBJECT is a mailto: or https: URL" in result.stderr

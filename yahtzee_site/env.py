@@ -53,3 +53,26 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if value is None:
         return list(default)
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def vapid_public_key(private_key: str, name: str = "VAPID_PRIVATE_KEY") -> str:
+    """The public key of the VAPID private key ``private_key`` (a P-256 key's 32 bytes,
+    base64url, as ``manage.py vapid_keys`` prints it), as browsers take it: the
+    uncompressed point, base64url without padding."""
+    import base64
+
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    try:
+        raw = base64.urlsafe_b64decode(private_key + "=" * (-len(private_key) % 4))
+        if len(raw) != 32:
+            raise ValueError("not 32 bytes")
+        key = ec.derive_private_key(int.from_bytes(raw, "big"), ec.SECP256R1())
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"{name} must be a P-256 private key's 32 bytes in base64url "
+            "(python manage.py vapid_keys makes one)."
+        ) from None
+    point = key.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
+    return base64.urlsafe_b64encode(point).rstrip(b"=").decode()

@@ -12,7 +12,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from yahtzee_site.env import env_bool, env_int, env_list, env_str
+from yahtzee_site.env import env_bool, env_int, env_list, env_str, vapid_public_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -319,6 +319,36 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "games.web.accounts.locked_out"
 AXES_CLIENT_IP_CALLABLE = "games.live.limits.client_address"
 AXES_DISABLE_ACCESS_LOG = True  # Failures are what it needs; not a row per login.
+
+
+# Web Push -------------------------------------------------------------------
+
+# Browsers that asked for it are told of their turn, a game starting and a rematch while
+# no tab of the room is open (games/live/push.py). The messages are signed with the
+# site's VAPID key pair (RFC 8292): made once (python manage.py vapid_keys) and kept like
+# SECRET_KEY, since a new key orphans every browser's subscription. Only a development
+# site may fall back on a known key; a deployed one without VAPID_PRIVATE_KEY offers no
+# notifications (the room hides the control).
+VAPID_PRIVATE_KEY = env_str(
+    "VAPID_PRIVATE_KEY",
+    default="mWUiZImQg5SdNz4xooRBBY3AUqo8VC_CC8seMLnHwLU" if DEBUG else "",
+)
+#: What browsers are given to subscribe with; derived from the private key.
+VAPID_PUBLIC_KEY = vapid_public_key(VAPID_PRIVATE_KEY) if VAPID_PRIVATE_KEY else ""
+#: Who runs the site, for the push services to write to (a mailto: or an https: URL).
+#: Apple's service refuses a localhost address: set it on a deployed site.
+VAPID_SUBJECT = env_str("VAPID_SUBJECT", default="mailto:webmaster@localhost")
+if not VAPID_SUBJECT.startswith(("mailto:", "https://")):
+    raise ImproperlyConfigured("VAPID_SUBJECT is a mailto: or https: URL")
+#: Seconds the sending thread waits for a push service before giving up on one message.
+PUSH_TIMEOUT = env_int("PUSH_TIMEOUT", default=10)
+#: How long a push service keeps a message for a browser that is offline, in seconds: a
+#: day, as long as a turn in the slowest game.
+PUSH_TTL = 24 * 60 * 60
+#: Only https: endpoints are taken (every browser's push service is one): the server posts
+#: to the URL a browser gives, and must not be sent to this network's plain-http services.
+#: The tests turn it off for their own push service on 127.0.0.1.
+PUSH_HTTPS_ONLY = True
 
 
 # Internationalisation -------------------------------------------------------

@@ -39,7 +39,7 @@ from django.db import transaction
 
 from games.engine import codec, events, rules
 from games.engine.room import Options, Room, RoomError, RoomProgress, Seat, Status
-from games.live import clock, outbox, store
+from games.live import clock, outbox, push, store
 from games.models import Game, GameEvent, Player
 from games.wire import presentation
 
@@ -371,13 +371,23 @@ def save(table: Table) -> bool:
         messages[-1]["clock"] = clock.clock_json(game, room.game, now)
     bot = table.kick_bot or (bool(messages) and room.bot_on_turn())
     kept, code = table.copy(), game.code
+    told = _notices(table, now)
 
     def committed() -> None:
         copies.put(code, kept)
         outbox.post(code, "game.event", messages, bot=bot)
+        push.post(told)  # Onto the sender thread's queue: no wait (games/live/push.py).
 
     transaction.on_commit(committed)
     return True
+
+
+def _notices(table: Table, now: Any) -> list[push.Notice]:
+    """What the browsers of the table's people are told of the command (Web Push)."""
+    people = [p for p in table.players if not p.bot and not table.has_left(p)]
+    on_turn = table.before.game.on_turn if table.before.game is not None else None
+    happened = zip(table.happened, table.after, strict=True)
+    return push.notices(table.game, people, on_turn, happened, now)
 
 
 def _update_row(table: Table, now: Any) -> None:

@@ -146,6 +146,8 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             "invite_url": invite_url,
             "qr_svg": qr_svg(invite_url, title="QR code of the invite link"),
             "config": config,
+            # Web Push's opt-ins (games/web/app.py), where the site has a VAPID key.
+            "push_key": settings.VAPID_PUBLIC_KEY,
         },
     )
 

@@ -141,6 +141,17 @@ def test_every_page_has_no_serious_accessibility_violation(
         page.wait_for_function("() => window.yahtzeeRoom.state.turn.dice !== null")
     audit.check(mover, "room, your turn", screenshot="your-turn")
     audit.check(waiter, "room, the other's turn")
+    # The room's Notifications panel (its opt-ins), and the games in play from both seats.
+    mover.locator("#push-panel").scroll_into_view_if_needed()
+    expect(mover.locator("#push-panel")).to_be_visible()
+    audit.check(mover, "room, the notifications' opt-ins")
+    # In a second tab each, the room's own staying open.
+    for page, where in ((mover, "my games, your turn"), (waiter, "my games, the other's turn")):
+        tab = page.context.new_page()
+        tab.goto(base + "/my-games/")
+        expect(tab.locator(f'#my-games li[data-code="{code}"]')).to_be_visible()
+        audit.check(tab, where, screenshot="my-games" if page is mover else None)
+        tab.close()
     open_room(watcher, room)
     watcher.wait_for_function("() => window.yahtzeeRoom.state.turn.dice !== null")
     # Watchers see each seat's chance to win on the cards (the players here do not).

@@ -131,6 +131,10 @@ def test_every_page_sends_the_policy_and_breaks_none_of_it(context, live_server_
     fill = page.locator(".upper-progress__fill").first
     assert fill.evaluate("el => el.style.width").endswith("%")
     policy.assert_clean(page, "room in play")
+    # The app's pages: the games in play (this one), the offline page, the manifest's.
+    visit("/my-games/")
+    expect(page.locator(f'#my-games li[data-code="{code}"]')).to_be_visible()
+    visit("/offline/")
 
     # Finished: its review, the history and the profile with its chart.
     off_the_loop(play_out, code)
