@@ -217,6 +217,8 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
             "rows": card_rows(cards),
             "totals": [card["total"] for card in cards],
             "moment_count": len(told.moments),
+            # Moments are numbered on the page as in their links (?at=): by their place in the log.
+            "last_seq": told.moments[-1].seq,
             "start": start,
             "decision": judged.at(told.moments[start].seq),
             "analysis": judged,

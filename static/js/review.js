@@ -35,6 +35,8 @@ const chart = document.querySelector("#chart svg");
 const chancesChart = document.querySelector("#chances-chart svg");
 
 let current = config.start;
+// The last moment's number in the log: the page counts moments as their links do.
+const lastSeq = moments[moments.length - 1].seq;
 
 function show(index, { remember = true } = {}) {
   current = Math.max(0, Math.min(moments.length - 1, index));
@@ -47,7 +49,7 @@ function show(index, { remember = true } = {}) {
   drawDice(moment);
   drawCards(moment, cardsAt[current]);
   $("replay-slider").value = String(current);
-  $("replay-slider").setAttribute("aria-valuetext", `Moment ${current + 1} of ${moments.length}: ${moment.text}`);
+  $("replay-slider").setAttribute("aria-valuetext", `Moment ${moment.seq} of ${lastSeq}: ${moment.text}`);
   markMove(current);
   markChartPoint(current);
   markChances(current);
@@ -133,7 +135,8 @@ function where(moment) {
   if (moment.kind === "rolled" || moment.kind === "held") {
     parts.push(`${moment.rollsLeft} roll${moment.rollsLeft === 1 ? "" : "s"} left`);
   }
-  parts.push(`moment ${current + 1} of ${moments.length}`);
+  // Numbered as the link numbers it (?at=): the moment's place in the game's log.
+  parts.push(`moment ${moment.seq} of ${lastSeq}`);
   return parts.join(" · ");
 }
 

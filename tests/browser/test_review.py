@@ -151,6 +151,14 @@ def test_a_link_to_a_moment_opens_there_focused(browser, live_server_url, fixed_
         "aria-current", "step"
     )
 
+    # The page numbers each moment as its link does: its place in the game's log.
+    page.click('[data-step="last"]')
+    expect(page).not_to_have_url(re.compile(rf"\?at={keep_seq}$"))
+    last_seq = int(re.search(r"\?at=(\d+)$", page.url).group(1))  # type: ignore[union-attr]
+    expect(page.locator("#replay-where")).to_contain_text(f"moment {last_seq} of {last_seq}")
+    page.goto(f"{live_server_url}/g/{code}/review/?at={keep_seq}")
+    expect(page.locator("#replay-where")).to_contain_text(f"moment {keep_seq} of {last_seq}")
+
     # Without ?at=, the page opens at its top.
     page.goto(f"{live_server_url}/g/{code}/review/")
     assert page.evaluate("window.scrollY") == 0
