@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.web import accounts, api, views
+from games.web import accounts, api, daily, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,6 +11,9 @@ urlpatterns = [
     path("g/<str:code>/export.json", views.export, name="export"),
     path("g/<str:code>/rematch/", views.rematch, name="rematch"),
     path("rules/", views.rules_page, name="rules"),
+    path("daily/", daily.today_page, name="daily"),
+    path("daily/play/", daily.play_today, name="daily-play"),
+    path("daily/<str:day>/", daily.day_page, name="daily-day"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -23,7 +23,7 @@ from games.engine import rules
 from games.insight import analysis, chances
 from games.insight.review import Review, card_rows, move_list
 from games.insight.review import build as review_of
-from games.live import limits, services
+from games.live import daily, duplicate, limits, services
 from games.models import NAME_MAX_LENGTH, Game, Player
 from games.web import charts, history
 from games.web.forms import NewGameForm
@@ -91,7 +91,8 @@ def home(request: HttpRequest) -> HttpResponse:
         },
     ]
     live_games = (
-        Game.objects.filter(status=Game.Status.PLAYING)
+        # A daily game in play shows the day's dice as they roll: nobody may watch it.
+        Game.objects.filter(status=Game.Status.PLAYING, daily__isnull=True)
         .order_by("-started_at")
         .prefetch_related("players")[:LIVE_GAMES_SHOWN]
     )
@@ -160,7 +161,8 @@ def history_page(request: HttpRequest) -> HttpResponse:
             session_key=request.session.session_key or "",
         )
     else:
-        games = history.listed_games()
+        # Today's daily games show today's dice: listed for their own players only.
+        games = history.listed_games().exclude(daily__gte=daily.today())
     page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
@@ -298,6 +300,9 @@ def export(request: HttpRequest, code: str) -> JsonResponse:
         "game": {
             **services.game_json(game),
             "rematch_of": game.rematch_of.code if game.rematch_of else None,
+            # The duplicate dice (docs/export.md): the grid, once the game is over (a daily
+            # game's once its day is over too); anyone can then check every roll against it.
+            "dice": duplicate.dice_json(game),
         },
         "players": [
             {

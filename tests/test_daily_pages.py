@@ -1,0 +1,82 @@
+"""Today's dice and the day's board, through Django's test client."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.urls import reverse
+
+from games.live import daily
+from games.models import DailyEntry
+from tests.server.helpers import play_solo_as
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_home_page_leads_to_todays_dice(client) -> None:  # type: ignore[no-untyped-def]
+    content = client.get(reverse("home")).content.decode()
+    assert f'href="{reverse("daily")}"' in content
+    assert "Today's dice" in content
+
+
+def test_a_guest_plays_today_once_then_sees_the_result(client) -> None:  # type: ignore[no-untyped-def]
+    response = client.post(reverse("daily-play"), {"name": "ana"})
+    game = DailyEntry.objects.get().game
+    assert response.url == reverse("room", args=[game.code])
+    assert (game.coach, game.turn_seconds, game.seats, game.status) == (False, None, 1, "playing")
+
+    again = client.post(reverse("daily-play"), {"name": "ana"})
+    assert again.url == reverse("room", args=[game.code])  # The same game, not a new one.
+
+    play_solo_as(game)
+    assert client.post(reverse("daily-play"), {"name": "ana"}).url == reverse("daily")
+    page = client.get(reverse("daily")).content.decode()
+    engine = daily.engine_of(daily.today())
+    assert 'id="daily-score"' in page
+    assert f'id="engine-score">{engine.score}<' in page
+    assert 'id="daily-place">1 of 1<' in page
+    assert f"Yahtzee Live daily #{daily.day_number(daily.today())}: " in page
+    assert "Play today&#x27;s dice" not in page
+    assert DailyEntry.objects.count() == 1
+
+
+def test_an_account_plays_under_its_name_and_the_board_marks_guests(
+    client, django_user_model
+) -> None:  # type: ignore[no-untyped-def]
+    guest = daily.play_today("Bob", session_key="guest-browser")
+    play_solo_as(guest, "casual")
+    client.force_login(django_user_model.objects.create_user("carol"))
+    client.post(reverse("daily-play"), {"name": "not carol"})
+    entry = DailyEntry.objects.get(user__username="carol")
+    assert entry.name == "carol"
+    play_solo_as(entry.game)
+
+    page = client.get(reverse("daily")).content.decode()
+    board = page[page.index('id="board"') :]
+    assert 'href="/players/carol/"' in board
+    assert 'Bob <span class="badge">guest</span>' in board
+    assert board.index("carol") < board.index("Bob")  # Optimal play scores more here.
+
+
+def test_earlier_days_keep_their_board(client, fake_clock) -> None:  # type: ignore[no-untyped-def]
+    game = daily.play_today("ana", session_key="browser")
+    play_solo_as(game)
+    day = daily.today()
+    fake_clock.at += datetime.timedelta(days=1)
+
+    page = client.get(reverse("daily-day", args=[day.isoformat()])).content.decode()
+    assert "ana" in page
+    assert 'id="board"' in page
+    assert (
+        reverse("daily-day", args=[day.isoformat()])
+        in client.get(reverse("daily")).content.decode()
+    )
+    assert client.get(reverse("daily-day", args=["not-a-day"])).status_code == 404
+    assert client.get(reverse("daily-day", args=["2099-01-01"])).status_code == 404
+
+
+def test_todays_daily_games_are_not_listed_for_others(client) -> None:  # type: ignore[no-untyped-def]
+    game = daily.play_today("ana", session_key="browser")
+    assert game.code not in client.get(reverse("home")).content.decode()
+    assert game.code not in client.get(reverse("history")).content.decode()
