@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from games.live import daily
-from games.models import DailyEntry
-from tests.server.helpers import play_solo_as
+from games.models import DailyEntry, Game
+from tests.server.helpers import play_solo, play_solo_as
 
 pytestmark = pytest.mark.django_db
 
@@ -80,3 +80,16 @@ def test_todays_daily_games_are_not_listed_for_others(client) -> None:  # type: 
     game = daily.play_today("ana", session_key="browser")
     assert game.code not in client.get(reverse("home")).content.decode()
     assert game.code not in client.get(reverse("history")).content.decode()
+
+
+def test_a_friend_plays_the_dice_of_a_finished_solo_game_from_its_review(
+    client, fixed_dice
+) -> None:  # type: ignore[no-untyped-def]
+    played = play_solo(fixed_dice)
+    review = client.get(reverse("review", args=[played.code])).content.decode()
+    assert 'id="play-my-dice"' in review
+
+    response = client.post(reverse("play-my-dice", args=[played.code]), {"name": "ben"})
+    friend = Game.objects.get(dice_of__code=played.code)
+    assert response.url == reverse("room", args=[friend.code])
+    assert friend.grid == Game.objects.get(code=played.code).grid != ""

@@ -10,6 +10,7 @@ urlpatterns = [
     path("g/<str:code>/review/", views.review, name="review"),
     path("g/<str:code>/export.json", views.export, name="export"),
     path("g/<str:code>/rematch/", views.rematch, name="rematch"),
+    path("g/<str:code>/play-my-dice/", views.play_my_dice, name="play-my-dice"),
     path("rules/", views.rules_page, name="rules"),
     path("daily/", daily.today_page, name="daily"),
     path("daily/play/", daily.play_today, name="daily-play"),

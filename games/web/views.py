@@ -220,6 +220,8 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
             "start": start,
             "decision": judged.at(told.moments[start].seq),
             "analysis": judged,
+            # "Play my dice": a solo game's dice, once no secret (games.live.duplicate).
+            "dice_playable": len(told.names) == 1 and not duplicate.is_secret(game),
             "moves": move_list(told, judged.decisions),
             # The chart module escapes every name it draws: its SVG goes in as it is.
             "chart": mark_safe(charts.running_totals_chart(series, id_prefix="totals")),
@@ -340,6 +342,22 @@ def rematch(request: HttpRequest, code: str) -> HttpResponse:
         messages.error(request, f"No rematch: {error}.")
         return redirect("review", code=game.code)
     return redirect("room", code=new.code)
+
+
+@require_POST
+def play_my_dice(request: HttpRequest, code: str) -> HttpResponse:
+    """A new solo game on the dice of finished solo game ``code``: a friend plays them too.
+    A guest plays under the name sent, an account under its own."""
+    user_id = request.user.pk if request.user.is_authenticated else None
+    name = request.user.get_username() if user_id is not None else request.POST.get("name", "")
+    try:
+        game = duplicate.play_dice_of(
+            code, name, session_key=_session_key(request), user_id=user_id
+        )
+    except services.CommandError as error:
+        messages.error(request, f"These dice cannot be played: {error}.")
+        return redirect("review", code=code)
+    return redirect("room", code=game.code)
 
 
 def _own_seat(request: HttpRequest, game: Game) -> Player | None:
