@@ -93,3 +93,32 @@ def test_a_friend_plays_the_dice_of_a_finished_solo_game_from_its_review(
     friend = Game.objects.get(dice_of__code=played.code)
     assert response.url == reverse("room", args=[friend.code])
     assert friend.grid == Game.objects.get(code=played.code).grid != ""
+
+
+def test_the_profile_shows_the_daily_history_and_the_average_given_away(
+    client, django_user_model, fake_clock
+) -> None:  # type: ignore[no-untyped-def]
+    dana = django_user_model.objects.create_user("dana")
+    for level in ("optimal", "casual"):
+        play_solo_as(daily.play_today("dana", session_key="", user_id=dana.pk), level)
+        fake_clock.at += datetime.timedelta(days=1)
+
+    page = client.get(reverse("profile", args=["dana"])).content.decode()
+    entries = DailyEntry.objects.filter(user=dana)
+    average = sum(e.given_away for e in entries) / 2
+    assert f'id="daily-average">{average:.1f}<' in page
+    for entry in entries:
+        assert f'href="{reverse("daily-day", args=[entry.day.isoformat()])}"' in page
+
+
+def test_a_guest_who_logs_in_keeps_their_daily_game(client, django_user_model) -> None:  # type: ignore[no-untyped-def]
+    client.post(reverse("daily-play"), {"name": "erin"})
+    django_user_model.objects.create_user("erin", password="a long password 1")
+    client.post(reverse("login"), {"username": "erin", "password": "a long password 1"})
+
+    entry = DailyEntry.objects.get()
+    assert entry.user is not None
+    assert entry.user.username == "erin"
+    assert entry.session_key == client.session.session_key
+    client.post(reverse("daily-play"), {"name": "erin"})
+    assert DailyEntry.objects.count() == 1

@@ -87,6 +87,42 @@ def play_today(name: str, *, session_key: str, user_id: int | None = None) -> Ga
     return table.game
 
 
+def claim_guest_entries(old_session_key: str, new_session_key: str, user_id: int) -> None:
+    """A guest who logs in keeps their daily attempts: each becomes the account's, unless the
+    account played that day already (then it stays a guest's); either way it moves to the
+    browser's new session key, so the browser still has had its attempt."""
+    if not old_session_key:
+        return
+    with transaction.atomic():
+        for entry in DailyEntry.objects.select_for_update().filter(session_key=old_session_key):
+            played = DailyEntry.objects.filter(day=entry.day, user_id=user_id).exists()
+            if entry.user_id is None and not played:
+                entry.user_id = user_id
+            entry.session_key = new_session_key
+            entry.save(update_fields=["user", "session_key"])
+
+
+@dataclass(frozen=True)
+class History:
+    """An account's daily results, newest first, and the average of points given away."""
+
+    entries: list[DailyEntry]
+
+    @property
+    def average_given_away(self) -> float | None:
+        given = [e.given_away for e in self.entries if e.given_away is not None]
+        return sum(given) / len(given) if given else None
+
+
+def history_of(user_id: int) -> History:
+    """The account's finished daily games (settled now if they were not yet)."""
+    entries = [
+        settle(e)
+        for e in DailyEntry.objects.filter(user_id=user_id).select_related("game").order_by("-day")
+    ]
+    return History([e for e in entries if e.score is not None])
+
+
 def engine_of(day: datetime.date) -> DailyEngine:
     """The engine's score on ``day``'s dice, computed the first time it is asked for and
     kept (with how long it took): two processes computing it at once keep the first."""
