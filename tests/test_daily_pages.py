@@ -7,7 +7,7 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from games.live import daily
+from games.live import daily, duplicate, services
 from games.models import DailyEntry, Game
 from tests.server.helpers import play_solo, play_solo_as
 
@@ -122,3 +122,23 @@ def test_a_guest_who_logs_in_keeps_their_daily_game(client, django_user_model) -
     assert entry.session_key == client.session.session_key
     client.post(reverse("daily-play"), {"name": "erin"})
     assert DailyEntry.objects.count() == 1
+
+
+def test_the_review_sets_the_cards_on_the_same_dice_side_by_side(client, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    played = play_solo(fixed_dice)
+    assert (
+        'id="same-dice"' not in client.get(reverse("review", args=[played.code])).content.decode()
+    )
+    friend = duplicate.play_dice_of(played.code, "ben", session_key="session-ben")
+    play_solo_as(friend, "casual")
+
+    for code in (played.code, friend.code):
+        page = client.get(reverse("review", args=[code])).content.decode()
+        cards = page[page.index('id="same-dice-cards"') :]
+        cards = cards[: cards.index("</table>")]
+        assert cards.index(">ana<") < cards.index(">ben<")  # The first game first.
+        friend_total = services.table(friend.code).state.cards[0].total  # type: ignore[union-attr]
+        assert (
+            f'<td class="scorecard__total">293</td><td class="scorecard__total">{friend_total}</td>'
+            in cards
+        )

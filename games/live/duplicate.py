@@ -131,3 +131,23 @@ def play_dice_of(
     )
     save(table)
     return table.game
+
+
+#: How many games on the same dice the review sets side by side.
+SIDE_BY_SIDE = 6
+
+
+def same_dice(game: Game) -> list[Game]:
+    """The finished solo games played on ``game``'s dice, ``game`` among them, the first
+    one first: a duplicate's original and its other duplicates, or a game's duplicates.
+    Empty when nobody else has played them."""
+    first = game.dice_of or game
+    others = (
+        Game.objects.filter(dice_of=first, status=Game.Status.FINISHED)
+        .order_by("finished_at", "pk")
+        .prefetch_related("players")
+    )
+    games = [first, *others[: SIDE_BY_SIDE - 1]]
+    if game not in games:
+        games[-1] = game
+    return games if len(games) > 1 else []

@@ -3,6 +3,7 @@
 import asyncio
 import time
 from collections.abc import Awaitable, Sequence
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -222,6 +223,7 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
             "analysis": judged,
             # "Play my dice": a solo game's dice, once no secret (games.live.duplicate).
             "dice_playable": len(told.names) == 1 and not duplicate.is_secret(game),
+            "same_dice": _same_dice(game) if len(told.names) == 1 else None,
             "moves": move_list(told, judged.decisions),
             # The chart module escapes every name it draws: its SVG goes in as it is.
             "chart": mark_safe(charts.running_totals_chart(series, id_prefix="totals")),
@@ -342,6 +344,23 @@ def rematch(request: HttpRequest, code: str) -> HttpResponse:
         messages.error(request, f"No rematch: {error}.")
         return redirect("review", code=game.code)
     return redirect("room", code=new.code)
+
+
+def _same_dice(game: Game) -> dict[str, Any] | None:
+    """The cards of every finished game on ``game``'s dice, side by side, or ``None``."""
+    games = duplicate.same_dice(game)
+    states = [(g, g.state) for g in games]
+    shown = [(g, state.cards[0]) for g, state in states if state is not None]
+    if len(shown) < 2:
+        return None
+    return {
+        "players": [
+            {"name": g.players.all()[0].name, "code": g.code, "this": g.pk == game.pk}
+            for g, _ in shown
+        ],
+        "rows": card_rows([presentation.card_json(card) for _, card in shown]),
+        "totals": [card.total for _, card in shown],
+    }
 
 
 @require_POST
