@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import json
 
 import pytest
 from django.urls import reverse
@@ -137,8 +138,41 @@ def test_the_review_sets_the_cards_on_the_same_dice_side_by_side(client, fixed_d
         cards = page[page.index('id="same-dice-cards"') :]
         cards = cards[: cards.index("</table>")]
         assert cards.index(">ana<") < cards.index(">ben<")  # The first game first.
+        assert (code == friend.code) == ('id="dice-kind">on the dice of' in page)
         friend_total = services.table(friend.code).state.cards[0].total  # type: ignore[union-attr]
         assert (
             f'<td class="scorecard__total">293</td><td class="scorecard__total">{friend_total}</td>'
             in cards
         )
+
+
+def api(client, **body: object):  # type: ignore[no-untyped-def]
+    return client.post("/api/games/", json.dumps(body), content_type="application/json")
+
+
+def test_the_api_creates_a_duplicate_of_a_finished_solo_game(client, fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    played = play_solo(fixed_dice)
+    response = api(client, name="Robot", dice_of=played.code)
+    assert response.status_code == 201
+    created = Game.objects.get(code=response.json()["code"])
+    assert created.dice_of is not None
+    assert created.dice_of.code == played.code
+    assert (created.status, created.coach, response.json()["seat"]) == ("playing", False, 0)
+
+    assert api(client, dice_of=played.code).json()["error"]["code"] == "invalid_name"
+    assert api(client, name="R", dice_of="nope").status_code == 404
+    assert api(client, name="R", dice_of=5).json()["error"]["code"] == "invalid_dice_of"
+
+
+def test_the_api_plays_the_dice_of_a_day_that_is_over_not_todays(client, fake_clock) -> None:  # type: ignore[no-untyped-def]
+    day = daily.today()
+    refused = api(client, name="Robot", daily=day.isoformat())
+    assert (refused.status_code, refused.json()["error"]["code"]) == (400, "dice_secret")
+    assert api(client, name="R", daily="yesterday").json()["error"]["code"] == "invalid_day"
+
+    fake_clock.at += datetime.timedelta(days=1)
+    response = api(client, name="Robot", daily=day.isoformat())
+    assert response.status_code == 201
+    game = Game.objects.get(code=response.json()["code"])
+    assert game.grid == daily.day_grid(day).text()
+    assert not DailyEntry.objects.exists()  # Practice: not on the board.

@@ -28,7 +28,7 @@ from games.engine.grid import Grid
 from games.insight import analysis
 from games.insight.duplicate import engine_game
 from games.live import clock, duplicate, queries
-from games.live.pipeline import save
+from games.live.pipeline import CommandError, save
 from games.models import DailyEngine, DailyEntry, Game
 
 #: Day 1 of the daily dice; the share text numbers the days from it.
@@ -84,6 +84,26 @@ def play_today(name: str, *, session_key: str, user_id: int | None = None) -> Ga
         if found is None:
             raise
         return found.game
+    return table.game
+
+
+def practice(day: object, name: str, *, session_key: str = "", user_id: int | None = None) -> Game:
+    """A solo game on the dice of ``day`` (an ISO date), a day that is over: to practise on,
+    off the board. Refused: ``invalid_day`` (not a date, or before :data:`FIRST_DAY`),
+    ``dice_secret`` (today's dice, or a day to come)."""
+    try:
+        when = datetime.date.fromisoformat(day) if isinstance(day, str) else None
+    except ValueError:
+        when = None
+    if when is None or when < FIRST_DAY:
+        raise CommandError("invalid_day", f"name a day from {FIRST_DAY.isoformat()} on")
+    if when >= today():
+        raise CommandError(
+            "dice_secret", "today's dice stay secret until the day is over: play them on the site"
+        )
+    table = duplicate.on_grid(day_grid(when), name, session_key=session_key, user_id=user_id)
+    table.game.daily = when  # Its dice are that day's; with no entry, it is not on the board.
+    save(table)
     return table.game
 
 
