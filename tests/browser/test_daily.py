@@ -8,9 +8,10 @@ from playwright.sync_api import expect
 
 from games.engine.rules import Category
 from games.live import daily
-from games.models import DailyEngine, DailyEntry
+from games.models import DailyEngine, DailyEntry, Game
 from tests.browser.test_room import expect_dice, expect_my_turn, roll, score
-from tests.browser.watch import VIEWPORTS
+from tests.browser.watch import VIEWPORTS, off_the_loop
+from tests.server.helpers import play_solo, play_solo_as
 
 pytestmark = pytest.mark.browser
 
@@ -55,4 +56,32 @@ def test_a_player_plays_todays_dice_and_sees_the_board(browser, live_server_url,
     page.goto(live_server_url + "/daily/")
     expect(page.locator("#daily-score")).to_have_text(str(entry.score))
     expect(page.locator("text=Play today's dice")).to_have_count(0)
+    context.close()
+
+
+def test_a_friend_plays_my_dice_from_the_review_and_gets_the_same_first_roll(
+    browser, live_server_url, screenshot_dir, fixed_dice
+):
+    played = off_the_loop(
+        play_solo, fixed_dice
+    )  # ana's solo game, rolled fresh: (1, 1, 1, 2, 3) first.
+    context = browser.new_context(viewport=VIEWPORTS["desktop"])
+    page = context.new_page()
+    page.goto(f"{live_server_url}/g/{played.code}/review/")
+    page.fill("#dice-name", "Ben")
+    page.click("#play-my-dice")
+    page.wait_for_url(re.compile(r"/g/[^/]+/$"))
+    expect_my_turn(page)
+    roll(page, "click")
+    expect_dice(page, [1, 1, 1, 2, 3])
+
+    friend = Game.objects.get(dice_of__code=played.code)
+    off_the_loop(play_solo_as, friend, "casual")  # Ben's game to its end, on Ana's dice.
+    page.goto(f"{live_server_url}/g/{friend.code}/review/")
+    cards = page.locator("#same-dice-cards")
+    expect(cards.locator("thead")).to_contain_text("ana")
+    expect(cards.locator("thead")).to_contain_text("Ben")
+    expect(cards.locator("tfoot td").first).to_have_text("293")
+    cards.scroll_into_view_if_needed()
+    page.screenshot(path=screenshot_dir / "daily-same-dice.png", full_page=True)
     context.close()
