@@ -176,3 +176,11 @@ def test_the_api_plays_the_dice_of_a_day_that_is_over_not_todays(client, fake_cl
     game = Game.objects.get(code=response.json()["code"])
     assert game.grid == daily.day_grid(day).text()
     assert not DailyEntry.objects.exists()  # Practice: not on the board.
+
+
+def test_an_account_with_a_long_username_plays_under_its_first_letters(
+    client, django_user_model
+) -> None:  # type: ignore[no-untyped-def]
+    client.force_login(django_user_model.objects.create_user("a" * 30))
+    client.post(reverse("daily-play"))
+    assert DailyEntry.objects.get().name == "a" * 24

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from games.live import daily, duplicate, limits, services
-from games.models import DailyEntry
+from games.models import NAME_MAX_LENGTH, DailyEntry
 from games.web.views import _session_key
 
 
@@ -31,7 +31,9 @@ def play_today(request: HttpRequest) -> HttpResponse:
         if wait:
             messages.error(request, limits.rooms_refusal(wait))
             return redirect("daily")
-    name = request.user.get_username() if user_id is not None else request.POST.get("name", "")
+    # An account plays under its username, cut to a seat's length (usernames may be longer).
+    account_name = request.user.get_username()[:NAME_MAX_LENGTH]
+    name = account_name if user_id is not None else request.POST.get("name", "")
     try:
         game = daily.play_today(name, session_key=session_key, user_id=user_id)
     except services.CommandError as error:

@@ -368,7 +368,9 @@ def play_my_dice(request: HttpRequest, code: str) -> HttpResponse:
     """A new solo game on the dice of finished solo game ``code``: a friend plays them too.
     A guest plays under the name sent, an account under its own."""
     user_id = request.user.pk if request.user.is_authenticated else None
-    name = request.user.get_username() if user_id is not None else request.POST.get("name", "")
+    # An account plays under its username, cut to a seat's length (usernames may be longer).
+    account_name = request.user.get_username()[:NAME_MAX_LENGTH]
+    name = account_name if user_id is not None else request.POST.get("name", "")
     try:
         game = duplicate.play_dice_of(
             code, name, session_key=_session_key(request), user_id=user_id
