@@ -55,13 +55,12 @@ def grid_of(game: Game) -> Grid | None:
 
 
 def kind_of(game: Game) -> str:
-    """Where ``game``'s dice come from: ``daily`` (the day's grid), ``duplicate`` (another
-    game's grid), ``grid`` (a grid of its own given when it opened) or ``fresh``."""
+    """Where ``game``'s dice come from: ``daily`` (a day's grid), ``duplicate`` (another
+    game's grid, "play my dice") or ``fresh`` (thrown for it; a solo game's own grid is
+    those dice, completed once it is over)."""
     if game.daily is not None:
         return "daily"
-    if game.dice_of_id is not None:
-        return "duplicate"
-    return "grid" if game.grid else "fresh"
+    return "duplicate" if game.dice_of_id is not None else "fresh"
 
 
 def dice_json(game: Game) -> dict[str, object]:
