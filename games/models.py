@@ -25,6 +25,7 @@ from django.db import models
 from django.utils import timezone
 
 from games.engine import codec, events, rules
+from games.engine.grid import SIZE as GRID_SIZE
 from games.engine.rules import Game as RulesGame  # In Game's body, "rules" is its property.
 
 #: 12 random bytes: 96 bits, written as 16 URL-safe characters.
@@ -113,6 +114,16 @@ class Game(models.Model):
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
     )
+    #: The duplicate dice this game rolls (:class:`games.engine.grid.Grid`, as its digits), set
+    #: when the room opens and never changed; empty for fresh dice. Never sent to a client
+    #: before the game is over (:mod:`games.live.duplicate`).
+    grid = models.CharField(max_length=GRID_SIZE, blank=True, default="", editable=False)
+    #: The UTC day whose dice a daily game plays (:class:`DailyEntry`); ``None`` for others.
+    daily = models.DateField(null=True, blank=True)
+    #: The finished game whose dice this one plays again ("play my dice").
+    dice_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="duplicates"
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -139,6 +150,65 @@ class Game(models.Model):
     def state(self) -> RulesGame | None:
         """The game in play, decoded from its record (afresh each time); ``None`` in the lobby."""
         return None if self.record is None else codec.decode_game(self.record)
+
+
+class DailyEntry(models.Model):
+    """One attempt at a day's dice: the board of that day (:mod:`games.live.daily`).
+
+    Kept beside the game because the board and the one-attempt rule need it: the
+    constraints below are what allows one daily game per account and per browser each
+    day, even when two tabs ask at once. The score and the points given away against the
+    engine are written once the game is over.
+    """
+
+    day = models.DateField()
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="daily_entry")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    session_key = models.CharField(max_length=40, blank=True)
+    #: The name played under: the account's, or the one a guest chose.
+    name = models.CharField(max_length=NAME_MAX_LENGTH)
+    score = models.PositiveIntegerField(null=True, blank=True)
+    #: Expected points given away against the optimal strategy (:mod:`games.insight.analysis`).
+    given_away = models.FloatField(null=True, blank=True)
+    #: The card as share symbols, one per box in card order (:func:`games.live.daily.share_text`).
+    card = models.CharField(max_length=len(rules.Category), blank=True, default="")
+
+    class Meta:
+        ordering = ["day", "-score"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["day", "user"],
+                condition=models.Q(user__isnull=False),
+                name="one_daily_per_account",
+            ),
+            models.UniqueConstraint(
+                fields=["day", "session_key"],
+                condition=~models.Q(session_key=""),
+                name="one_daily_per_browser",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} on {self.day}"
+
+    @property
+    def guest(self) -> bool:
+        """Played without an account: the name is the one the guest chose."""
+        return self.user_id is None
+
+
+class DailyEngine(models.Model):
+    """The engine's score on a day's dice: the Optimal bot playing the day's grid, computed
+    once (:func:`games.live.daily.engine_of`), and how long that took."""
+
+    day = models.DateField(unique=True)
+    score = models.PositiveIntegerField()
+    seconds = models.FloatField()
+
+    def __str__(self) -> str:
+        return f"engine {self.score} on {self.day}"
 
 
 class Player(models.Model):

@@ -65,6 +65,7 @@ class Run:
 RUNS = [
     Run("bot_pace.py", ("== Modelled", "== Live"), needs="tables"),
     Run("bots.py", ("== Strength", "== The coach", "== Bots at a table"), needs="tables"),
+    Run("daily.py", ("loading the official strategy", "engine score of a day"), needs="tables"),
     Run(
         "browser.py",
         ("Page weight of a room", "Click to the other two screens", "Daphne RSS"),

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from django.conf import settings
 
 from games.engine import events, names, rules
+from games.engine.grid import Grid
 from games.engine.room import Room, RoomProgress, check_bot_pace
 from games.live import clock, dice, limits
 from games.live.pipeline import CommandError, Table, open_room, person, room_refusals, run, save
@@ -171,15 +172,22 @@ def roll(
 
     def throw(table: Table) -> None:
         player = table.seat(player_id, as_seat)
-        table.decide(lambda room: _rolled(room, player.seat, kept, by), acting=person(player, by))
+        table.decide(
+            lambda room: _rolled(room, player.seat, kept, by, table.grid),
+            acting=person(player, by),
+        )
 
     run(code, throw, version=version)
 
 
-def _rolled(room: Room, seat: int, kept: frozenset[int], by: str | None) -> RoomProgress:
+def _rolled(
+    room: Room, seat: int, kept: frozenset[int], by: str | None, grid: Grid | None
+) -> RoomProgress:
     """``seat`` keeps the dice at ``kept`` and throws the rest, if the room allows: the dice
-    are thrown only then."""
-    return room.roll(seat, dice.roll(room.to_throw(seat, kept, by=by)), kept, by=by)
+    are thrown only then, fresh, or taken from the game's ``grid`` (the duplicate dice)."""
+    count = room.to_throw(seat, kept, by=by)  # Refuses a roll the room does not allow.
+    fresh = dice.roll(count) if grid is None else list(grid.throw(room._in_play(), seat, kept))
+    return room.roll(seat, fresh, kept, by=by)
 
 
 def hold(
@@ -328,6 +336,11 @@ def set_coach(code: str, player_id: int | None, on: object, *, as_seat: int | No
 
     def switch(table: Table) -> None:
         host = table.seat(player_id, as_seat)
+        if on and table.game.grid:
+            raise CommandError(
+                "no_coach_on_duplicate_dice",
+                "a game on shared dice is played without the coach, so it compares fairly",
+            )
         table.decide(lambda room: room.set_coach(host.seat, on), acting=person(host))
 
     run(code, switch)
@@ -476,5 +489,5 @@ def _clock_moves(table: Table, seat: int, move: Move) -> bool:
         table.decide(lambda room: room.score(seat, box, by=by))
         return True
     kept = frozenset(move.hold)
-    table.decide(lambda room: _rolled(room, seat, kept, by))
+    table.decide(lambda room: _rolled(room, seat, kept, by, table.grid))
     return False

@@ -38,6 +38,7 @@ from typing import Any
 from django.db import transaction
 
 from games.engine import codec, events, rules
+from games.engine.grid import Grid
 from games.engine.room import Options, Room, RoomError, RoomProgress, Seat, Status
 from games.live import clock, outbox, push, store
 from games.models import Game, GameEvent, Player
@@ -97,6 +98,11 @@ class Table:
     def state(self) -> rules.Game | None:
         """The rules engine's game in play, ``None`` in the lobby."""
         return self.room.game
+
+    @property
+    def grid(self) -> Grid | None:
+        """The duplicate dice the game rolls (:mod:`games.engine.grid`), ``None`` for fresh dice."""
+        return Grid.parse(self.game.grid) if self.game.grid else None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -308,9 +314,11 @@ def open_room(
     owners: Iterable[Owner] = (),
     code: str | None = None,
     rematch_of: Game | None = None,
+    grid: Grid | None = None,
 ) -> Table:
     """The table of the room just ``created`` (with invite ``code``, or a fresh one), each
-    seat it fills held by the next of ``owners``: to :func:`save`, which inserts it."""
+    seat it fills held by the next of ``owners``: to :func:`save`, which inserts it. With
+    ``grid`` its dice come from that grid (:mod:`games.engine.grid`) instead of fresh."""
     room, options = created.room, created.room.options
     row = Game(
         preset=room.preset,
@@ -320,6 +328,7 @@ def open_room(
         bot_pace=options.bot_pace,
         show_odds=options.show_odds,
         rematch_of=rematch_of,
+        grid=grid.text() if grid is not None else "",
     )
     if code is not None:
         row.code = code

@@ -32,7 +32,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from games.engine import names
-from games.live import limits, services
+from games.live import daily, limits, services
 from games.models import UsernameKey
 from games.web import charts, history
 from games.web.history import GameSummary, Seat
@@ -243,6 +243,7 @@ def _claim_guest_seats(request: HttpRequest, old_session_key: str, user: Abstrac
     """Move the guest's seats to the new session and the account, and say how many games."""
     new_session_key = request.session.session_key or ""
     claimed = services.claim_guest_seats(old_session_key, new_session_key, user.pk)
+    daily.claim_guest_entries(old_session_key, new_session_key, user.pk)
     if claimed > 0:
         text = ngettext(
             "%(count)d game you played in this browser is now on your account.",
@@ -322,6 +323,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "page": page,
             "games": profile_games(history.summaries(page.object_list), user.pk),
             "is_own_profile": request.user.pk == user.pk,
+            "daily": daily.history_of(user.pk),
         },
     )
 

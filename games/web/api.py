@@ -25,8 +25,9 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
 from games.engine import rules
-from games.live import clock, limits, services
+from games.live import clock, daily, duplicate, limits, services
 from games.live.services import CommandError
+from games.models import Game, Player
 from games.wire import protocol
 from yahtzee_site import origins
 
@@ -77,6 +78,8 @@ def create_game(request: HttpRequest) -> JsonResponse:
         refused = _error(429, "rate_limited", limits.rooms_refusal(wait))
         refused["Retry-After"] = str(wait)
         return refused
+    if data.dice_of is not None or data.daily is not None:
+        return _duplicate(data)
     try:
         game, player = services.create_game(
             preset=data.preset,
@@ -92,6 +95,26 @@ def create_game(request: HttpRequest) -> JsonResponse:
         )
     except (CommandError, rules.RuleError) as error:
         return _error(400, error.code, str(error))
+    return _created(game, player)
+
+
+def _duplicate(data: protocol.CreateGame) -> JsonResponse:
+    """A duplicate game from the request (``dice_of`` or ``daily``): solo, started at once."""
+    if data.dice_of is not None and data.daily is not None:
+        return _error(400, "invalid_message", "send dice_of or daily, not both")
+    if data.name is None:
+        return _error(400, "invalid_name", "a duplicate game needs your name: you play it")
+    try:
+        if data.dice_of is not None:
+            game = duplicate.play_dice_of(data.dice_of, data.name)
+        else:
+            game = daily.practice(data.daily, data.name)
+    except CommandError as error:
+        return _error(404 if error.code == "no_such_game" else 400, error.code, error.message)
+    return _created(game, game.players.get(seat=0))
+
+
+def _created(game: Game, player: Player | None) -> JsonResponse:
     body = {
         "code": game.code,
         "websocket": f"/ws/games/{game.code}/",

@@ -3,6 +3,7 @@
 import asyncio
 import time
 from collections.abc import Awaitable, Sequence
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -23,7 +24,7 @@ from games.engine import rules
 from games.insight import analysis, chances
 from games.insight.review import Review, card_rows, move_list
 from games.insight.review import build as review_of
-from games.live import limits, services
+from games.live import daily, duplicate, limits, services
 from games.models import NAME_MAX_LENGTH, Game, Player
 from games.web import charts, history
 from games.web.forms import NewGameForm
@@ -91,7 +92,8 @@ def home(request: HttpRequest) -> HttpResponse:
         },
     ]
     live_games = (
-        Game.objects.filter(status=Game.Status.PLAYING)
+        # A daily game in play shows the day's dice as they roll: nobody may watch it.
+        Game.objects.filter(status=Game.Status.PLAYING, daily__isnull=True)
         .order_by("-started_at")
         .prefetch_related("players")[:LIVE_GAMES_SHOWN]
     )
@@ -162,7 +164,8 @@ def history_page(request: HttpRequest) -> HttpResponse:
             session_key=request.session.session_key or "",
         )
     else:
-        games = history.listed_games()
+        # Today's daily games show today's dice: listed for their own players only.
+        games = history.listed_games().exclude(daily__gte=daily.today())
     page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
@@ -222,6 +225,9 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
             "start": start,
             "decision": judged.at(told.moments[start].seq),
             "analysis": judged,
+            # "Play my dice": a solo game's dice, once no secret (games.live.duplicate).
+            "dice_playable": len(told.names) == 1 and not duplicate.is_secret(game),
+            "same_dice": _same_dice(game) if len(told.names) == 1 else None,
             "moves": move_list(told, judged.decisions),
             # The chart module escapes every name it draws: its SVG goes in as it is.
             "chart": mark_safe(charts.running_totals_chart(series, id_prefix="totals")),
@@ -302,6 +308,9 @@ def export(request: HttpRequest, code: str) -> JsonResponse:
         "game": {
             **services.game_json(game),
             "rematch_of": game.rematch_of.code if game.rematch_of else None,
+            # The duplicate dice (docs/export.md): the grid, once the game is over (a daily
+            # game's once its day is over too); anyone can then check every roll against it.
+            "dice": duplicate.dice_json(game),
         },
         "players": [
             {
@@ -339,6 +348,41 @@ def rematch(request: HttpRequest, code: str) -> HttpResponse:
         messages.error(request, f"No rematch: {error}.")
         return redirect("review", code=game.code)
     return redirect("room", code=new.code)
+
+
+def _same_dice(game: Game) -> dict[str, Any] | None:
+    """The cards of every finished game on ``game``'s dice, side by side, or ``None``."""
+    games = duplicate.same_dice(game)
+    states = [(g, g.state) for g in games]
+    shown = [(g, state.cards[0]) for g, state in states if state is not None]
+    if len(shown) < 2:
+        return None
+    return {
+        "players": [
+            {"name": g.players.all()[0].name, "code": g.code, "this": g.pk == game.pk}
+            for g, _ in shown
+        ],
+        "rows": card_rows([presentation.card_json(card) for _, card in shown]),
+        "totals": [card.total for _, card in shown],
+    }
+
+
+@require_POST
+def play_my_dice(request: HttpRequest, code: str) -> HttpResponse:
+    """A new solo game on the dice of finished solo game ``code``: a friend plays them too.
+    A guest plays under the name sent, an account under its own."""
+    user_id = request.user.pk if request.user.is_authenticated else None
+    # An account plays under its username, cut to a seat's length (usernames may be longer).
+    account_name = request.user.get_username()[:NAME_MAX_LENGTH]
+    name = account_name if user_id is not None else request.POST.get("name", "")
+    try:
+        game = duplicate.play_dice_of(
+            code, name, session_key=_session_key(request), user_id=user_id
+        )
+    except services.CommandError as error:
+        messages.error(request, f"These dice cannot be played: {error}.")
+        return redirect("review", code=code)
+    return redirect("room", code=game.code)
 
 
 def _own_seat(request: HttpRequest, game: Game) -> Player | None:

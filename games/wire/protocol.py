@@ -412,6 +412,12 @@ class CreateGame(msgspec.Struct, frozen=True, kw_only=True):
     #: Whether the players see each seat's chance to win as the game goes (watchers always
     #: do): ``true`` or ``false``.
     show_odds: bool = False
+    #: A duplicate game (docs/protocol.md, "Duplicate dice"): the invite code of a finished
+    #: solo game whose dice you play again. Needs ``name``; the room is solo and starts at once.
+    dice_of: str | None = None
+    #: A duplicate game on the dice of a day that is over (an ISO date, ``"2026-11-26"``).
+    #: Today's dice are played on the site, once per player, not through the API.
+    daily: str | None = None
 
 
 class CreatedGame(msgspec.Struct, frozen=True, kw_only=True):
@@ -445,6 +451,8 @@ CREATE_GAME_ERRORS: Final = {
     ),
     "bot_pace": ("invalid_bot_pace", "bot_pace is instant, quick or natural"),
     "show_odds": ("invalid_show_odds", "show_odds is true or false"),
+    "dice_of": ("invalid_dice_of", "dice_of is the invite code of a finished solo game"),
+    "daily": ("invalid_day", "daily is a day that is over, as an ISO date"),
 }
 
 _create_game_decoder: Final = msgspec.json.Decoder(CreateGame)
@@ -460,7 +468,8 @@ def decode_create_game(body: bytes) -> CreateGame:
 
     The codes: ``too_large``, ``invalid_json``, ``invalid_message`` (not an object,
     or nested too deeply), then ``invalid_name``, ``unknown_rules``, ``invalid_seats``,
-    ``invalid_turn_seconds``, ``invalid_bot_pace``, ``invalid_show_odds``.
+    ``invalid_turn_seconds``, ``invalid_bot_pace``, ``invalid_show_odds``, ``invalid_dice_of``,
+    ``invalid_day``.
     """
     if len(body) > MAX_MESSAGE_BYTES:
         raise request_too_large()

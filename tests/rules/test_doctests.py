@@ -10,7 +10,13 @@ import pytest
 
 @pytest.mark.parametrize(
     "module",
-    ["games.engine.rules", "games.engine.codec", "games.engine.events", "games.engine.room"],
+    [
+        "games.engine.rules",
+        "games.engine.codec",
+        "games.engine.events",
+        "games.engine.room",
+        "games.engine.grid",
+    ],
 )
 def test_doctests_pass(module: str) -> None:
     flags = doctest.IGNORE_EXCEPTION_DETAIL | doctest.ELLIPSIS

@@ -165,6 +165,24 @@ def play_as_bots(code: str, seed: int, levels: Sequence[str] = ("optimal", "casu
             services.roll(code, player.pk, list(move.hold), version=version)
 
 
+def play_solo_as(game: Game, level: str = "optimal") -> None:
+    """Play solo ``game`` to its end through the services as the bot of ``level`` would,
+    on the dice the server throws (or takes from the game's grid)."""
+    player = Player.objects.get(game=game, seat=0)
+    while True:
+        _, _, state = rules_state(game.code)
+        assert state is not None
+        position = state.position()
+        if state.is_over or position is None:
+            return
+        move = policies.choose(level, position)
+        version = Game.objects.get(pk=game.pk).version
+        if move.category is not None:
+            services.score(game.code, player.pk, move.category.value, version=version)
+        else:
+            services.roll(game.code, player.pk, move.hold, version=version)
+
+
 # A solo game, turn by turn: the dice rolled and the box they go in. The upper boxes
 # reach exactly 63 in round 6, which brings the 35 bonus; the grand total is 293.
 SOLO = [

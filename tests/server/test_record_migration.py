@@ -98,6 +98,8 @@ def test_every_finished_game_exports_as_before(migrated: None) -> None:
         assert exported["game"].pop("turn_seconds") is None  # New: the turn clock, none then.
         assert exported["game"].pop("bot_pace") == "natural"  # New: the bots' pace.
         assert exported["game"].pop("show_odds") is False  # New: who sees the odds.
+        dice = exported["game"].pop("dice")  # New: where the dice came from, thrown fresh then.
+        assert (dice["kind"], dice["daily"], dice["dice_of"]) == ("fresh", None, None), code
         # New: the chances to win at every moment, once the game is over.
         chances = exported.pop("win_chances")
         if exported["game"]["status"] == "finished":  # Its result: winners share 1.

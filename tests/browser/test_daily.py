@@ -1,0 +1,87 @@
+"""Today's dice in a real Chromium: a player plays the day's game to its end and sees the
+board, the engine's score on the same dice and the text to share."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games.engine.rules import Category
+from games.live import daily
+from games.models import DailyEngine, DailyEntry, Game
+from tests.browser.test_room import expect_dice, expect_my_turn, roll, score
+from tests.browser.watch import VIEWPORTS, off_the_loop
+from tests.server.helpers import play_solo, play_solo_as
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_player_plays_todays_dice_and_sees_the_board(browser, live_server_url, screenshot_dir):
+    context = browser.new_context(viewport=VIEWPORTS["desktop"])
+    page = context.new_page()
+    page.goto(live_server_url + "/")
+    page.click("text=Today's dice >> nth=-1")
+    page.wait_for_url(re.compile(r"/daily/$"))
+    page.screenshot(path=screenshot_dir / "daily-before.png", full_page=True)
+    page.fill("#daily-name", "Ana")
+    page.click("text=Play today's dice")
+    page.wait_for_url(re.compile(r"/g/[^/]+/$"))
+
+    today = daily.day_grid(daily.today())
+    for turn, box in enumerate(Category, start=1):
+        expect_my_turn(page)
+        roll(page, "click")
+        expect_dice(page, list(today.faces(turn, 1)))  # Everyone's first roll of this turn.
+        score(page, 0, box.value, "click")
+
+    expect(page.locator("#finish")).to_be_visible(timeout=15_000)
+    page.screenshot(path=screenshot_dir / "daily-finished.png", full_page=True)
+    page.click("#daily-link")
+    page.wait_for_url(re.compile(r"/daily/$"))
+
+    entry = DailyEntry.objects.get()
+    engine = DailyEngine.objects.get(day=entry.day)
+    expect(page.locator("#daily-score")).to_have_text(str(entry.score))
+    expect(page.locator("#engine-score")).to_have_text(str(engine.score))
+    expect(page.locator("#daily-place")).to_have_text("1 of 1")
+    expect(page.locator("#board tbody tr")).to_have_count(1)
+    expect(page.locator("#board")).to_contain_text("Ana guest")
+    share = page.locator("#share-text").input_value()
+    assert share.startswith(f"Yahtzee Live daily #{daily.day_number(entry.day)}: {entry.score} ")
+    assert f"(engine {engine.score})" in share
+    assert entry.card in share
+    page.screenshot(path=screenshot_dir / "daily-board.png", full_page=True)
+
+    # A second visit shows the result, not a new game.
+    page.goto(live_server_url + "/daily/")
+    expect(page.locator("#daily-score")).to_have_text(str(entry.score))
+    expect(page.locator("text=Play today's dice")).to_have_count(0)
+    context.close()
+
+
+def test_a_friend_plays_my_dice_from_the_review_and_gets_the_same_first_roll(
+    browser, live_server_url, screenshot_dir, fixed_dice
+):
+    played = off_the_loop(
+        play_solo, fixed_dice
+    )  # ana's solo game, rolled fresh: (1, 1, 1, 2, 3) first.
+    context = browser.new_context(viewport=VIEWPORTS["desktop"])
+    page = context.new_page()
+    page.goto(f"{live_server_url}/g/{played.code}/review/")
+    page.fill("#dice-name", "Ben")
+    page.click("#play-my-dice")
+    page.wait_for_url(re.compile(r"/g/[^/]+/$"))
+    expect_my_turn(page)
+    roll(page, "click")
+    expect_dice(page, [1, 1, 1, 2, 3])
+
+    friend = Game.objects.get(dice_of__code=played.code)
+    off_the_loop(play_solo_as, friend, "casual")  # Ben's game to its end, on Ana's dice.
+    page.goto(f"{live_server_url}/g/{friend.code}/review/")
+    cards = page.locator("#same-dice-cards")
+    expect(cards.locator("thead")).to_contain_text("ana")
+    expect(cards.locator("thead")).to_contain_text("Ben")
+    expect(cards.locator("tfoot td").first).to_have_text("293")
+    cards.scroll_into_view_if_needed()
+    page.screenshot(path=screenshot_dir / "daily-same-dice.png", full_page=True)
+    context.close()
