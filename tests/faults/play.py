@@ -32,6 +32,9 @@ Message = dict[str, Any]
 
 #: Errors a command may meet while services come and go; any other is a failure.
 EXPECTED_ERRORS = {"stale", "unavailable", "not_your_turn"}
+#: The id of the command that seats the bot; sent again when the room does not show the bot
+#: 3 s later (lost to a fault, or a busy machine), it may find the seats full.
+ADD_BOT = "add_bot"
 #: The page's own limit is 30 messages at once and 10 a second per socket.
 RATE_PER_SECOND = 8.0
 
@@ -172,6 +175,8 @@ class Client:
             self.version = max(self.version, message["version"])
             await self.on_event(message)
         elif kind == "error":
+            if message.get("id") == ADD_BOT and message.get("code") == "game_full":
+                return  # Asked again while the first was on its way: the bot is seated.
             self.record.errors[message.get("code", "?")] += 1
             self.forget()
             await self.send(type="snapshot")
@@ -277,7 +282,7 @@ async def open_game(url: str, number: int, think: float) -> Game:
         wanted = "add_bot" if len(snapshot["players"]) < 2 else "start"
         if wanted != asked or time.monotonic() - asked_at > 3:
             if wanted == "add_bot":
-                await seat.send(type="add_bot", level="optimal")
+                await seat.send(type="add_bot", level="optimal", id=ADD_BOT)
             else:
                 await seat.send(type="start", version=snapshot["version"], id="start")
             asked, asked_at = wanted, time.monotonic()
@@ -423,3 +428,49 @@ async def settle_and_check(
     for game in games:
         lost += lost_or_changed(game, await asyncio.to_thread(export, site.url, game.code))
     return Findings(unsound, lost, wrong, None if wrong else waited)
+
+
+async def watchers_shown(url: str, codes: list[str]) -> list[int]:
+    """How many watchers each room says it has (``GET /api/games/<code>/``, as a page's
+    first snapshot reads it)."""
+    return [watchers for _, watchers in await presence_shown(url, codes)]
+
+
+async def presence_shown(url: str, codes: list[str]) -> list[tuple[list[bool], int]]:
+    """Who each room says is here: each seat connected or not, and how many watch."""
+    rooms = await asyncio.gather(
+        *(patiently(get_json, f"{url}/api/games/{code}/") for code in codes)
+    )
+    return [([p["connected"] for p in room["players"]], int(room["watchers"])) for room in rooms]
+
+
+async def until_presence_true(
+    url: str, games: list[Game], since: float, cap: float
+) -> float | None:
+    """Poll the rooms until each shows its person's seat connected and one watcher, as
+    their clients are (each with a socket open, or on its way back to one), and no ghost;
+    the seconds from ``since`` (``time.monotonic()``) to then, ``None`` if not within ``cap``."""
+    codes = [game.code for game in games]
+    while time.monotonic() - since <= cap:
+        shown = await presence_shown(url, codes)
+        clients = [c for g in games for c in (g.seat, g.watcher)]
+        if all(c.connected.is_set() for c in clients) and shown == [([True, True], 1)] * len(codes):
+            return time.monotonic() - since
+        await asyncio.sleep(0.1)
+    return None
+
+
+async def until_watchers(
+    url: str, codes: list[str], expected: Callable[[], list[int]], *, cap: float
+) -> tuple[float | None, list[int]]:
+    """Poll the rooms until each shows the watchers ``expected()`` says (read again at every
+    poll: clients come and go), at most ``cap`` seconds. The seconds it took (``None``: not
+    within the cap) and the last counts read."""
+    started = time.monotonic()
+    while True:
+        shown = await watchers_shown(url, codes)
+        if shown == expected():
+            return time.monotonic() - started, shown
+        if time.monotonic() - started > cap:
+            return None, shown
+        await asyncio.sleep(0.1)
