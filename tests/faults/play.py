@@ -2,11 +2,12 @@
 
 A :class:`Seat` plays one person's seat against an Optimal bot, with a watcher
 looking on (:class:`Watcher`). Both behave as the room's page does: when the
-socket closes they open a new one (at once after a 1012 or 1013, the server's
-"come back", else after a short pause), show the seat's token again
-(``resume``), and carry on from the snapshot. A refused command (``stale``, or
-``unavailable`` while a service is away) is answered with a fresh snapshot. Every
-event either of them is sent is kept, to be checked against the game's export.
+socket closes they open a new one (after a 1012 or 1013, the server's "come back
+in A-B s", at a random moment in that window; else after a short pause), show
+the seat's token again (``resume``), and carry on from the snapshot. A refused
+command (``stale``, or ``unavailable`` while a service is away) is answered with a
+fresh snapshot. Every event either of them is sent is kept, to be checked against
+the game's export.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import time
 import urllib.error
 import urllib.request
@@ -84,6 +86,19 @@ class Record:
             self.conflicts.append((earlier, fact))
 
 
+_COME_BACK = re.compile(r"come back in (\d+(?:\.\d+)?)-(\d+(?:\.\d+)?) s$")
+
+
+def come_back_window(reason: str) -> tuple[float, float] | None:
+    """The window a close's reason gives (``games.live.closing.come_back``): ``(A, B)`` for
+    "... come back in A-B s", ``None`` when it gives none."""
+    found = _COME_BACK.search(reason)
+    if found is None:
+        return None
+    earliest, latest = float(found[1]), float(found[2])
+    return (earliest, latest) if earliest <= latest else None
+
+
 class Client:
     """One socket at a time to a room, opened again whenever it closes, until :meth:`stop`."""
 
@@ -122,9 +137,10 @@ class Client:
                     await self.send(type="resume", token=self.token)
                 async for text in ws:
                     await self.handle(json.loads(text))
-                code = ws.close_code
+                code, reason = ws.close_code, ws.close_reason or ""
             except websockets.ConnectionClosed as closed:
                 code = closed.rcvd.code if closed.rcvd else 1006
+                reason = closed.rcvd.reason if closed.rcvd else ""
             finally:
                 self.ws = None
                 self.connected.clear()
@@ -133,8 +149,10 @@ class Client:
                 break
             self.record.closes[str(code)] += 1
             self._lost_at = time.monotonic()
-            # As the page does: at once when the server asks to come back, else soon.
-            pause = 0.0 if code in (1012, 1013) else 0.3 + random.random() * 0.4
+            # As the page does (static/js/backoff.js): when the server says to come back
+            # (1012, 1013: "come back in A-B s"), at a random moment in that window; else soon.
+            window = come_back_window(reason) if code in (1012, 1013) else None
+            pause = random.uniform(*window) if window else 0.3 + random.random() * 0.4
 
     async def stop(self) -> None:
         self.stopping = True
