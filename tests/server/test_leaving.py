@@ -32,6 +32,9 @@ def still_time(fake_clock):  # type: ignore[no-untyped-def]
 
 @pytest.fixture(autouse=True)
 def no_sockets_left() -> Iterator[None]:
+    """This process's list holds only this test's sockets (an earlier test's consumer left
+    on a closed event loop never ended)."""
+    heartbeat.sockets.clear()
     yield
     heartbeat.sockets.clear()
     heartbeat.untold.clear()
@@ -73,7 +76,8 @@ async def check_gone(code: str, ana: Client, fake_clock) -> None:  # type: ignor
     expiry, the heartbeat's sweep finds no ghost."""
     await leaving.settled()
     assert await rows(code) == 1
-    assert [s.player_id is not None for s in heartbeat.sockets.values()] == [True]
+    held = [s for s in heartbeat.sockets.values() if s.code == code]
+    assert [s.player_id is not None for s in held] == [True]
     assert await database_sync_to_async(beat_and_sweep)(fake_clock) == []
     assert (await rows(code), await watchers(code)) == (1, 0)
 
