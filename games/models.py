@@ -253,8 +253,8 @@ class Player(models.Model):
 class Connection(models.Model):
     """One open websocket to a room, alive while its server process refreshes ``seen_at``.
 
-    Who is here is read from these rows (:mod:`games.presence`): a seat is connected
-    while one of its rows was seen within :data:`games.presence.EXPIRY`.
+    Who is here is read from these rows (:mod:`games.live.heartbeat`): a seat is connected
+    while one of its rows was seen within :data:`games.live.heartbeat.EXPIRY`.
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="connections")

@@ -23,3 +23,12 @@ def test_a_process_holding_many_sockets_spreads_their_return() -> None:
         "0-10 s",
         "0-10 s",
     ]
+
+
+def test_the_fault_tests_client_reads_the_window_the_server_gives() -> None:
+    """tests/faults/play.py comes back when a 1012 or 1013 says, as the page does."""
+    from tests.faults.play import come_back_window
+
+    assert come_back_window(shutdown.come_back_reason(500)) == (0, 3)
+    assert come_back_window(closing.come_back("the database is away", 1, 5)) == (1, 5)
+    assert come_back_window("going away") is None

@@ -30,7 +30,7 @@ from redis.exceptions import RedisError
 
 from games.engine import rules
 from games.insight import chances, coach
-from games.live import closing, heartbeat, limits, outbox, services, shutdown
+from games.live import closing, heartbeat, leaving, limits, outbox, services, shutdown
 from games.live.services import CommandError
 from games.models import room_group
 from games.wire import protocol
@@ -180,15 +180,41 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             raise ValueError(f"no handler for message type {message['type']}")
         await handler(message)
 
+    #: Whether this connection has ended (:meth:`ended`): it is never confirmed again.
+    closed = False
+
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """As Channels' consumer, but a channel layer that fails (Redis away for a moment)
-        is asked again, instead of taking the socket down with it."""
+        is asked again, instead of taking the socket down with it; and the socket's presence
+        ends with its connection, however the consumer ends (:mod:`games.live.leaving`)."""
+
+        # The socket is read beside the handlers, not between them (as Channels does): its
+        # close is seen at once even while a handler waits, for as long as it waits.
+        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+        async def read_socket() -> None:
+            while True:
+                message: dict[str, Any] = await receive()
+                if message["type"] == "websocket.disconnect":
+                    self.ended()
+                inbox.put_nowait(message)  # Handled in order, as Channels would.
+                if message["type"] == "websocket.disconnect":
+                    return
+
         self.scope = scope
-        self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        self.channel_name = await self._until_it_answers(self.channel_layer.new_channel)
         self.base_send = send
-        with contextlib.suppress(StopConsumer):  # The socket closed: the consumer is done.
-            await await_many_dispatch([receive, self.room_receive], self.dispatch)
+        reading = asyncio.ensure_future(read_socket())
+        try:
+            self.channel_layer = get_channel_layer(self.channel_layer_alias)
+            self.channel_name = await self._until_it_answers(self.channel_layer.new_channel)
+            with contextlib.suppress(StopConsumer):  # The socket closed: the consumer is done.
+                await await_many_dispatch([inbox.get, self.room_receive], self.dispatch)
+        finally:  # Returned, raised or cancelled (Daphne kills a consumer slow to stop).
+            self.ended()
+            reading.cancel()
+        # A consumer that ends well ends once its room is told (tests count on it); the
+        # release does not depend on it.
+        await leaving.settled()
 
     async def room_receive(self) -> dict[str, Any]:
         """The next message for this socket from the channel layer, however long Redis is away.
@@ -249,14 +275,28 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         session_key, user_id = self.identity()
         # Join the group before reading the snapshot, so no event falls between the two.
         await self.channel_layer.group_add(room_group(self.code), self.channel_name)
-        self.player_id, self.connection_id, snapshot = await outbox.run(
-            services.arrive, self.code, session_key=session_key, user_id=user_id
+        arriving = asyncio.ensure_future(
+            outbox.run(services.arrive, self.code, session_key=session_key, user_id=user_id)
         )
+        try:
+            self.player_id, connection_id, snapshot = await asyncio.shield(arriving)
+        except asyncio.CancelledError:
+            # Stopped while its row was being written: the row goes once it is written.
+            arriving.add_done_callback(self._release_arrival)
+            raise
+        self.connection_id = connection_id
+        if self.closed:  # The socket closed while it arrived.
+            leaving.release(connection_id, self.code)
+            return
         self.beat()
         shutdown.sockets.add(self)
         self.version = max(self.version, snapshot["version"])
         await self.send_json(snapshot)
         await self.send_watching()
+
+    def _release_arrival(self, arriving: asyncio.Future[tuple[int | None, int, Any]]) -> None:
+        if not arriving.cancelled() and arriving.exception() is None:
+            leaving.release(arriving.result()[1], self.code)
 
     def identity(self) -> tuple[str, int | None]:
         """This connection's browser session key, and its account's id when logged in.
@@ -270,8 +310,11 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         return session_key, user_id
 
     def beat(self) -> None:
-        """Keep this connection's row alive, acting for its seat, in this process's heartbeat."""
+        """Keep this connection's row alive, acting for its seat, in this process's heartbeat
+        (never once the connection has ended)."""
         assert self.connection_id is not None
+        if self.closed:
+            return
         heartbeat.sockets[self.connection_id] = heartbeat.Socket(
             self.connection_id, self.code, self.player_id, self.watcher_name or ""
         )
@@ -284,19 +327,28 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.beat()
         await self.send_watching()
 
-    async def disconnect(self, code: int) -> None:
+    def ended(self) -> None:
+        """The connection has ended: it stops counting at once (:func:`leaving.release`).
+
+        Synchronous, so that it runs whole wherever it is called from, a cancelled task's
+        ``finally`` included; called again, it does nothing.
+        """
+        if self.closed:
+            return
+        self.closed = True
         shutdown.sockets.discard(self)
         # Nobody to answer now (the work other sockets wait for goes on).
         for task in list(getattr(self, "odds_tasks", ())):
             task.cancel()
         if self.connection_id is not None:
-            heartbeat.sockets.pop(self.connection_id, None)
-        try:
+            leaving.release(self.connection_id, self.code)
+
+    async def disconnect(self, code: int) -> None:
+        """Leave the room's group. Presence ended already (:meth:`ended`), whatever happens
+        here: channels-redis's unsubscribe may fail or be cancelled in a mass close."""
+        self.ended()
+        with contextlib.suppress(*UNAVAILABLE):  # Redis forgets the channel by itself.
             await self.channel_layer.group_discard(room_group(self.code), self.channel_name)
-            if self.connection_id is not None:
-                await outbox.run(services.disconnect, self.code, self.connection_id)
-        except UNAVAILABLE as error:  # Its row expires by itself (games/live/heartbeat.py).
-            logger.warning("a closed socket to %s was not counted out: %s", self.code, error)
 
     # -- from the client ----------------------------------------------------
 

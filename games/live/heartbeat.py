@@ -13,10 +13,11 @@ counting :data:`EXPIRY` later, and are swept away by any process (:func:`sweep`)
 which tells their rooms. A process whose rows were swept while it was cut off
 from the database (an outage longer than :data:`EXPIRY`) writes them back on its
 next beat and tells the rooms too. So no close, crash or outage leaves presence
-wrong for longer than :data:`EXPIRY` and a beat.
+wrong for longer than :data:`EXPIRY` and a beat. A socket that closes has its row deleted
+at once, whatever becomes of its consumer (:mod:`games.live.leaving`).
 
 The rows are written by :mod:`games.live.arrivals` and :mod:`games.live.presence` (``arrive``,
-``move_connection``, ``disconnect``, ``presence``); this module keeps the process's own list of
+``move_connection``, ``release``, ``presence``); this module keeps the process's own list of
 its sockets and its heartbeat's steps; the loop that runs them and tells the rooms (it calls
 the services, which read :func:`fresh_since` here) is :func:`games.live.watch.keep_alive`,
 beside the clock's watch.
@@ -30,10 +31,12 @@ from typing import Final
 
 from games.live import clock
 
-#: How often a process refreshes its sockets' rows.
-HEARTBEAT: Final = timedelta(seconds=5)
-#: A row not refreshed for this long is a socket whose process is gone.
-EXPIRY: Final = timedelta(seconds=20)
+#: How often a process refreshes its sockets' rows (one statement for all of them).
+HEARTBEAT: Final = timedelta(seconds=2)
+#: A row not refreshed for this long is a socket whose process is gone: three beats, so a
+#: beat or two late (a busy process) is not taken for a death. The sockets of a process
+#: killed with SIGKILL stop counting within this and a beat (another process's sweep).
+EXPIRY: Final = timedelta(seconds=6)
 
 
 @dataclass(frozen=True)
@@ -47,8 +50,13 @@ class Socket:
     name: str = ""
 
 
-#: This process's open sockets, by row id (kept on the event loop's thread only).
+#: This process's open sockets, by row id (kept on the event loop's thread only): the
+#: rows its heartbeat confirms. A socket is in it only while its connection is open
+#: (:mod:`games.live.leaving` says how that is guaranteed).
 sockets: dict[int, Socket] = {}
+#: Rooms whose presence changed and that could not be told yet (the database away): the
+#: heartbeat tells them on a later beat (:func:`games.live.watch.keep_alive`).
+untold: set[str] = set()
 
 
 def fresh_since(at: datetime | None = None) -> datetime:
@@ -67,8 +75,8 @@ def beat(alive: list[Socket]) -> list[str]:
         return []  # Every row was there: the usual beat, one statement.
     kept = set(Connection.objects.filter(pk__in=ids).values_list("pk", flat=True))
     # A socket that closed since ``alive`` was read had its row deleted on purpose: it is
-    # gone from :data:`sockets` first (the consumer forgets it before deleting its row),
-    # so it is not written back as a ghost.
+    # gone from :data:`sockets` first (:func:`games.live.leaving.release` forgets it before
+    # its row is deleted), so it is not written back as a ghost.
     lost = [socket for socket in alive if socket.id not in kept and socket.id in sockets]
     if not lost:
         return []

@@ -214,7 +214,10 @@ def tell_presence_soon(code: str, message: dict[str, Any]) -> None:
 async def _send_presence(code: str) -> None:
     message = _presence_due.pop(code, None)
     if message is not None:
-        await send(code, PRESENCE, [message])
+        try:
+            await send(code, PRESENCE, [message])
+        except (RedisError, OSError) as error:  # Each socket's snapshot when Redis is back says.
+            logger.warning("room %s was not told who is here (%s)", code, error)
 
 
 _sending: set[asyncio.Task[None]] = set()

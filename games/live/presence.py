@@ -19,12 +19,12 @@ from games.live.pipeline import Table, load
 from games.models import Connection, Game, Player
 
 
-def disconnect(code: str, connection_id: int) -> None:
-    """A connection closed: its row goes, and the room is told."""
-    with transaction.atomic():
-        table = load(code, lock=True)
-        Connection.objects.filter(pk=connection_id).delete()
-        tell(table)
+def release(connection_ids: list[int]) -> None:
+    """Connections that ended: their rows go, in one statement for however many closed at
+    once (a mass close). The rooms are told after (:func:`tell_presence`), each under its
+    lock, by :mod:`games.live.leaving`.
+    """
+    Connection.objects.filter(pk__in=connection_ids).delete()
 
 
 def move_connection(code: str, connection_id: int, player_id: int | None) -> None:

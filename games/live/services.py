@@ -37,7 +37,7 @@ from games.live.commands import (
     wake,
 )
 from games.live.pipeline import CommandError, Table, copies
-from games.live.presence import connected, disconnect, move_connection, presence, tell_presence
+from games.live.presence import connected, move_connection, presence, release, tell_presence
 from games.live.queries import (
     RECENT_EVENTS,
     check_seat,
@@ -71,7 +71,6 @@ __all__ = [
     "connected",
     "copies",
     "create_game",
-    "disconnect",
     "game_json",
     "hand_to_bot",
     "hold",
@@ -81,6 +80,7 @@ __all__ = [
     "move_connection",
     "odds_game",
     "presence",
+    "release",
     "rematch",
     "remove_bot",
     "remove_player",

@@ -12,7 +12,10 @@ waiting for work. Here SIGTERM:
    :data:`SPREAD_PER_SECOND` sockets, and waits up to :data:`GRACE` seconds for
    their connections to go (each one's row is removed, so presence is right at
    once);
-3. stops the reactor (Daphne cancels what is left), and if anything still holds
+3. releases the sockets still held (their browsers are on their way elsewhere): their
+   rows are deleted in one statement and their rooms told (:mod:`games.live.leaving`),
+   so no room shows a ghost of this process;
+4. stops the reactor (Daphne cancels what is left), and if anything still holds
    the process :data:`DEADLINE` seconds after the signal, leaves at once.
 """
 
@@ -28,7 +31,7 @@ import time
 import weakref
 from typing import Any, Final
 
-from games.live import closing
+from games.live import closing, leaving
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +75,12 @@ async def stop_serving(reactor: Any) -> None:
     started = time.monotonic()
     while len(sockets) and time.monotonic() - started < GRACE:
         await asyncio.sleep(0.05)
+    for socket in list(sockets):
+        socket.ended()
+    try:  # Rows and rooms, before the process goes (it leaves at DEADLINE whatever happens).
+        await asyncio.wait_for(leaving.settled(), DEADLINE - GRACE - 0.5)
+    except TimeoutError:
+        logger.warning("SIGTERM: the closed sockets' rows were not all deleted; they expire")
     reactor.stop()
 
 

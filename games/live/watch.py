@@ -102,10 +102,11 @@ async def keep_alive() -> None:
     """This process's heartbeat: refresh its sockets, sweep the dead, tell the rooms; forever.
 
     Each room is told on its own, and a room that could not be told (the database went
-    away between the sweep and the telling) is told on a later beat: the rows are gone
-    by then, so nothing else would ever tell it. A room deleted meanwhile is dropped.
+    away between the sweep and the telling) is told on a later beat (it stays in
+    :data:`heartbeat.untold`): the rows are gone by then, so nothing else would ever tell
+    it. A room deleted meanwhile is dropped.
     """
-    owed: set[str] = set()  # Rooms whose presence changed and that are still to be told.
+    owed = heartbeat.untold  # Rooms whose presence changed and that are still to be told.
     while True:
         try:
             alive = list(heartbeat.sockets.values())

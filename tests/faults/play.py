@@ -2,11 +2,12 @@
 
 A :class:`Seat` plays one person's seat against an Optimal bot, with a watcher
 looking on (:class:`Watcher`). Both behave as the room's page does: when the
-socket closes they open a new one (at once after a 1012 or 1013, the server's
-"come back", else after a short pause), show the seat's token again
-(``resume``), and carry on from the snapshot. A refused command (``stale``, or
-``unavailable`` while a service is away) is answered with a fresh snapshot. Every
-event either of them is sent is kept, to be checked against the game's export.
+socket closes they open a new one (after a 1012 or 1013, the server's "come back
+in A-B s", at a random moment in that window; else after a short pause), show
+the seat's token again (``resume``), and carry on from the snapshot. A refused
+command (``stale``, or ``unavailable`` while a service is away) is answered with a
+fresh snapshot. Every event either of them is sent is kept, to be checked against
+the game's export.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import time
 import urllib.error
 import urllib.request
@@ -32,6 +34,9 @@ Message = dict[str, Any]
 
 #: Errors a command may meet while services come and go; any other is a failure.
 EXPECTED_ERRORS = {"stale", "unavailable", "not_your_turn"}
+#: The id of the command that seats the bot; sent again when the room does not show the bot
+#: 3 s later (lost to a fault, or a busy machine), it may find the seats full.
+ADD_BOT = "add_bot"
 #: The page's own limit is 30 messages at once and 10 a second per socket.
 RATE_PER_SECOND = 8.0
 
@@ -81,6 +86,19 @@ class Record:
             self.conflicts.append((earlier, fact))
 
 
+_COME_BACK = re.compile(r"come back in (\d+(?:\.\d+)?)-(\d+(?:\.\d+)?) s$")
+
+
+def come_back_window(reason: str) -> tuple[float, float] | None:
+    """The window a close's reason gives (``games.live.closing.come_back``): ``(A, B)`` for
+    "... come back in A-B s", ``None`` when it gives none."""
+    found = _COME_BACK.search(reason)
+    if found is None:
+        return None
+    earliest, latest = float(found[1]), float(found[2])
+    return (earliest, latest) if earliest <= latest else None
+
+
 class Client:
     """One socket at a time to a room, opened again whenever it closes, until :meth:`stop`."""
 
@@ -119,9 +137,10 @@ class Client:
                     await self.send(type="resume", token=self.token)
                 async for text in ws:
                     await self.handle(json.loads(text))
-                code = ws.close_code
+                code, reason = ws.close_code, ws.close_reason or ""
             except websockets.ConnectionClosed as closed:
                 code = closed.rcvd.code if closed.rcvd else 1006
+                reason = closed.rcvd.reason if closed.rcvd else ""
             finally:
                 self.ws = None
                 self.connected.clear()
@@ -130,8 +149,10 @@ class Client:
                 break
             self.record.closes[str(code)] += 1
             self._lost_at = time.monotonic()
-            # As the page does: at once when the server asks to come back, else soon.
-            pause = 0.0 if code in (1012, 1013) else 0.3 + random.random() * 0.4
+            # As the page does (static/js/backoff.js): when the server says to come back
+            # (1012, 1013: "come back in A-B s"), at a random moment in that window; else soon.
+            window = come_back_window(reason) if code in (1012, 1013) else None
+            pause = random.uniform(*window) if window else 0.3 + random.random() * 0.4
 
     async def stop(self) -> None:
         self.stopping = True
@@ -172,6 +193,8 @@ class Client:
             self.version = max(self.version, message["version"])
             await self.on_event(message)
         elif kind == "error":
+            if message.get("id") == ADD_BOT and message.get("code") == "game_full":
+                return  # Asked again while the first was on its way: the bot is seated.
             self.record.errors[message.get("code", "?")] += 1
             self.forget()
             await self.send(type="snapshot")
@@ -277,7 +300,7 @@ async def open_game(url: str, number: int, think: float) -> Game:
         wanted = "add_bot" if len(snapshot["players"]) < 2 else "start"
         if wanted != asked or time.monotonic() - asked_at > 3:
             if wanted == "add_bot":
-                await seat.send(type="add_bot", level="optimal")
+                await seat.send(type="add_bot", level="optimal", id=ADD_BOT)
             else:
                 await seat.send(type="start", version=snapshot["version"], id="start")
             asked, asked_at = wanted, time.monotonic()
@@ -423,3 +446,49 @@ async def settle_and_check(
     for game in games:
         lost += lost_or_changed(game, await asyncio.to_thread(export, site.url, game.code))
     return Findings(unsound, lost, wrong, None if wrong else waited)
+
+
+async def watchers_shown(url: str, codes: list[str]) -> list[int]:
+    """How many watchers each room says it has (``GET /api/games/<code>/``, as a page's
+    first snapshot reads it)."""
+    return [watchers for _, watchers in await presence_shown(url, codes)]
+
+
+async def presence_shown(url: str, codes: list[str]) -> list[tuple[list[bool], int]]:
+    """Who each room says is here: each seat connected or not, and how many watch."""
+    rooms = await asyncio.gather(
+        *(patiently(get_json, f"{url}/api/games/{code}/") for code in codes)
+    )
+    return [([p["connected"] for p in room["players"]], int(room["watchers"])) for room in rooms]
+
+
+async def until_presence_true(
+    url: str, games: list[Game], since: float, cap: float
+) -> float | None:
+    """Poll the rooms until each shows its person's seat connected and one watcher, as
+    their clients are (each with a socket open, or on its way back to one), and no ghost;
+    the seconds from ``since`` (``time.monotonic()``) to then, ``None`` if not within ``cap``."""
+    codes = [game.code for game in games]
+    while time.monotonic() - since <= cap:
+        shown = await presence_shown(url, codes)
+        clients = [c for g in games for c in (g.seat, g.watcher)]
+        if all(c.connected.is_set() for c in clients) and shown == [([True, True], 1)] * len(codes):
+            return time.monotonic() - since
+        await asyncio.sleep(0.1)
+    return None
+
+
+async def until_watchers(
+    url: str, codes: list[str], expected: Callable[[], list[int]], *, cap: float
+) -> tuple[float | None, list[int]]:
+    """Poll the rooms until each shows the watchers ``expected()`` says (read again at every
+    poll: clients come and go), at most ``cap`` seconds. The seconds it took (``None``: not
+    within the cap) and the last counts read."""
+    started = time.monotonic()
+    while True:
+        shown = await watchers_shown(url, codes)
+        if shown == expected():
+            return time.monotonic() - started, shown
+        if time.monotonic() - started > cap:
+            return None, shown
+        await asyncio.sleep(0.1)

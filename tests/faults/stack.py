@@ -4,9 +4,9 @@
 their own (never the shared ones on 5432 and 6379, which other work uses), then
 ``deploy/run.sh`` against them: nginx in front of two Daphne processes, which
 run.sh starts again when one dies. The faults are real: :meth:`Stack.kill_daphne`
-sends SIGKILL, :meth:`Stack.restart_redis` and :meth:`Stack.restart_postgres` stop
-the service (PostgreSQL in immediate mode, as a crash does), keep it away for a
-while and start it again.
+sends SIGKILL, :meth:`Stack.terminate_daphne` SIGTERM, :meth:`Stack.restart_redis` and
+:meth:`Stack.restart_postgres` stop the service (PostgreSQL in immediate mode, as a crash
+does), keep it away for a while and start it again.
 
 Used by the fault tests (``tests/faults/test_faults.py``) and the soak benchmark
 (``benchmarks/soak.py``).
@@ -247,18 +247,27 @@ class Stack:
 
     def kill_daphne(self, index: int = 0) -> None:
         """kill -9 one Daphne; run.sh starts it again a second later."""
+        self.stop_daphne(index, signal.SIGKILL, "kill -9 a Daphne")
+
+    def terminate_daphne(self, index: int = 0) -> None:
+        """SIGTERM one Daphne (it closes its sockets with 1012 and exits); run.sh starts it
+        again a second later."""
+        self.stop_daphne(index, signal.SIGTERM, "SIGTERM a Daphne")
+
+    def stop_daphne(self, index: int, signum: int, name: str) -> None:
+        """Send one Daphne ``signum`` and wait until its replacement listens."""
         started = time.monotonic()
         old = self.daphne_pid(index)
-        os.kill(old, signal.SIGKILL)
+        os.kill(old, signum)
         deadline = time.monotonic() + 60
         while True:  # Until its replacement listens.
             with contextlib.suppress(OSError, ValueError):
                 if self.daphne_pid(index) != old and not _free(self.daphne_ports[index]):
                     break
             if time.monotonic() > deadline:
-                raise TimeoutError("the killed Daphne was not started again")
+                raise TimeoutError("the stopped Daphne was not started again")
             time.sleep(0.2)
-        self.faults.append(("kill -9 a Daphne", started, time.monotonic()))
+        self.faults.append((name, started, time.monotonic()))
 
     def restart_redis(self, away: float = 3.0) -> None:
         """Stop Redis (everything in it is lost), keep it away ``away`` seconds, start it."""

@@ -21,7 +21,7 @@ from django.db import OperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from games.engine import rules
-from games.live import bots, consumers, layers, services, shutdown
+from games.live import bots, consumers, layers, outbox, services, shutdown
 from games.models import Game, room_group
 from games.strategy.engine import load
 from tests.server.helpers import SOLO, fingerprint
@@ -707,6 +707,37 @@ async def test_when_redis_is_back_every_socket_gets_a_snapshot_of_what_it_missed
         caught_up = await client.expect("snapshot")
         assert caught_up["version"] == now["version"]
         assert (caught_up["you"] or {}).get("seat") == seat
+    for client in (alice, bob, watcher):
+        await client.close()
+
+
+async def test_a_move_sent_while_redis_is_away_is_applied_and_reaches_the_room_after(  # type: ignore[no-untyped-def]
+    fixed_dice, monkeypatch
+) -> None:
+    """As the README says: Redis carries the news, the database holds the game. A roll sent
+    while Redis is away is applied and answered with no error; its news is lost to
+    pub/sub, and every socket has it in the snapshot it is sent when Redis is back."""
+    code, alice, bob, watcher = await started_table(fixed_dice)
+    before = await stored_version(code)
+    layer = get_channel_layer()
+    monkeypatch.setattr(outbox, "SEND_PATIENCE", 0.05)
+    monkeypatch.setattr(outbox, "SEND_RETRY", 0.01)
+
+    async def redis_away(*args: object) -> None:
+        raise RedisConnectionError("Error 111 connecting to 127.0.0.1:6379")
+
+    with monkeypatch.context() as away:
+        away.setattr(layer, "group_send", redis_away)
+        fixed_dice.load(1, 2, 3, 4, 6)
+        await alice.send(type="roll", version=alice.version)
+        assert await alice.until_pong() == []  # Handled, in order: no error, no news.
+    assert await stored_version(code) == before + 1
+
+    await layer.group_send(room_group(code), {"type": layers.RECONNECTED})
+    for client in (alice, bob, watcher):
+        caught_up = await client.expect("snapshot")
+        assert caught_up["version"] == before + 1
+        assert caught_up["turn"]["rolls_left"] == 2
     for client in (alice, bob, watcher):
         await client.close()
 

@@ -24,6 +24,7 @@ def seen(code: str) -> list[bool]:
 def no_sockets_left() -> Iterator[None]:
     yield
     heartbeat.sockets.clear()
+    heartbeat.untold.clear()
 
 
 def socket(code: str, connection_id: int, player_id: int | None) -> heartbeat.Socket:
@@ -38,8 +39,8 @@ def test_a_socket_that_closed_during_a_beat_is_not_written_back(fake_clock) -> N
     table = Table("ana", "ben")
     ana, row, _ = services.arrive(table.code, session_key="session-ana")
     alive = [socket(table.code, row, ana)]
-    heartbeat.sockets.pop(row)  # As the consumer's disconnect does, first...
-    services.disconnect(table.code, row)  # ...then its row.
+    heartbeat.sockets.pop(row)  # As leaving.release does, first...
+    services.release([row])  # ...then its row.
 
     assert heartbeat.beat(alive) == []
     assert not Connection.objects.exists()
@@ -53,7 +54,7 @@ def test_a_connection_counts_while_its_process_beats(fake_clock) -> None:  # typ
     assert seen(table.code) == [True, False]
     assert services.snapshot(table.code)["watchers"] == 1
 
-    for _ in range(10):  # A minute of beats: still here.
+    for _ in range(30):  # A minute of beats: still here.
         fake_clock.advance(heartbeat.HEARTBEAT.total_seconds())
         heartbeat.beat([socket(table.code, ana_row, ana), socket(table.code, watcher_row, None)])
     assert seen(table.code) == [True, False]
@@ -128,7 +129,7 @@ def test_leaving_and_closing_move_and_remove_the_row(fake_clock) -> None:  # typ
 
     services.move_connection(table.code, row, None)  # Ben gave up his seat: he watches.
     assert (seen(table.code), services.snapshot(table.code)["watchers"]) == ([False, False], 1)
-    services.disconnect(table.code, row)
+    services.release([row])
     assert not Connection.objects.exists()
     assert services.snapshot(table.code)["watchers"] == 0
 

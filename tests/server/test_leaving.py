@@ -1,0 +1,169 @@
+"""A socket's presence ends with its connection, whatever its consumer's clean-up does
+(``games/live/leaving.py``): an unsubscribe that raises or is cancelled, a consumer killed
+for taking too long to stop, a consumer stopped while its row was being written.
+
+Each test closes a watcher's socket in a way that went wrong before, then checks what the
+room and the process say: the room is told nobody watches, no row is left, the process no
+longer confirms the socket, and a sweep after the rows' expiry finds nothing to remove.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games.live import consumers, heartbeat, leaving, services
+from games.models import Connection
+from tests.server.test_consumer import Client, new_game, seat
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def still_time(fake_clock):  # type: ignore[no-untyped-def]
+    return fake_clock
+
+
+@pytest.fixture(autouse=True)
+def no_sockets_left() -> Iterator[None]:
+    """This process's list holds only this test's sockets (an earlier test's consumer left
+    on a closed event loop never ended)."""
+    heartbeat.sockets.clear()
+    yield
+    heartbeat.sockets.clear()
+    heartbeat.untold.clear()
+
+
+@database_sync_to_async
+def rows(code: str) -> int:
+    return Connection.objects.filter(game__code=code).count()
+
+
+@database_sync_to_async
+def watchers(code: str) -> int:
+    return int(services.snapshot(code)["watchers"])
+
+
+def beat_and_sweep(fake_clock) -> list[str]:  # type: ignore[no-untyped-def]
+    """The heartbeat once every row it did not confirm has expired: what the sweep removes."""
+    fake_clock.advance(heartbeat.EXPIRY.total_seconds() + 1)
+    heartbeat.beat(list(heartbeat.sockets.values()))
+    return heartbeat.sweep()
+
+
+async def told_nobody_watches(player: Client) -> None:
+    """The player hears the room's presence until it says nobody watches."""
+    while (await player.expect("presence"))["watchers"] != 0:
+        pass
+
+
+async def room_with_a_watcher() -> tuple[str, Client, Client]:
+    code = await new_game()
+    ana = await seat(code, "Ana")
+    watcher = await Client(code).connect()
+    assert await watchers(code) == 1
+    return code, ana, watcher
+
+
+async def check_gone(code: str, ana: Client, fake_clock) -> None:  # type: ignore[no-untyped-def]
+    """Only Ana's row is left, and only her socket is confirmed by the process; after the
+    expiry, the heartbeat's sweep finds no ghost."""
+    await leaving.settled()
+    assert await rows(code) == 1
+    held = [s for s in heartbeat.sockets.values() if s.code == code]
+    assert [s.player_id is not None for s in held] == [True]
+    assert await database_sync_to_async(beat_and_sweep)(fake_clock) == []
+    assert (await rows(code), await watchers(code)) == (1, 0)
+
+
+@pytest.mark.parametrize("failure", [RuntimeError("cleaning-up failed"), asyncio.CancelledError()])
+async def test_an_unsubscribe_that_fails_or_is_cancelled_leaves_no_presence(  # type: ignore[no-untyped-def]
+    failure: BaseException, monkeypatch: pytest.MonkeyPatch, fake_clock
+) -> None:
+    """channels-redis's "Unexpected exception while cleaning-up channel": the unsubscribe
+    raised, or was cancelled while it waited on a lock."""
+    code, ana, watcher = await room_with_a_watcher()
+
+    async def group_discard(group: str, channel: str) -> None:
+        raise failure
+
+    with monkeypatch.context() as patched:
+        patched.setattr(consumers.get_channel_layer(), "group_discard", group_discard)
+        with contextlib.suppress(RuntimeError):  # Out of the consumer, as from channels-redis.
+            await watcher.close()
+    future = watcher.communicator.future
+    assert future.cancelled() or isinstance(future.exception(), RuntimeError)
+    await told_nobody_watches(ana)
+
+    await check_gone(code, ana, fake_clock)
+    await ana.close()
+
+
+async def test_a_consumer_killed_for_taking_too_long_to_stop_leaves_no_presence(  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch, fake_clock
+) -> None:
+    """The socket closes while its consumer is stuck in a handler; the server gives up on the
+    consumer and cancels it (Daphne: "took too long to shut down and was killed"). The
+    presence ends when the close is read, before the handler is done."""
+    code, ana, watcher = await room_with_a_watcher()
+    stuck = asyncio.Event()
+
+    async def do_ping(self: consumers.GameConsumer, message: Any) -> None:
+        stuck.set()
+        await asyncio.Event().wait()  # Forever.
+
+    monkeypatch.setitem(consumers.GameConsumer.commands, consumers.protocol.Ping, do_ping)
+    await watcher.send(type="ping", id="stuck")
+    await stuck.wait()
+
+    await watcher.communicator.send_input({"type": "websocket.disconnect", "code": 1001})
+    await told_nobody_watches(ana)  # While the consumer is still stuck.
+    assert not watcher.communicator.future.done()
+    await watcher.communicator.wait(timeout=0.1)  # Killed, as Daphne does.
+    assert watcher.communicator.future.cancelled()
+
+    await check_gone(code, ana, fake_clock)
+    await ana.close()
+
+
+async def test_a_consumer_stopped_while_its_row_is_written_leaves_no_presence(  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch, fake_clock
+) -> None:
+    """The consumer is cancelled while the database writes its row: the row is deleted
+    once written, though nobody is left to receive its id."""
+    code, ana, watcher = await room_with_a_watcher()
+    await watcher.close()
+    await told_nobody_watches(ana)
+    writing, go_on, written = threading.Event(), threading.Event(), threading.Event()
+    arrive = services.arrive
+
+    def slow_arrive(*args: Any, **kwargs: Any) -> Any:
+        writing.set()
+        assert go_on.wait(30)
+        try:
+            return arrive(*args, **kwargs)
+        finally:
+            written.set()
+
+    monkeypatch.setattr(services, "arrive", slow_arrive)
+    late = Client(code)
+    connected, _ = await late.communicator.connect(timeout=10)
+    assert connected
+    await asyncio.to_thread(writing.wait, 30)
+    await late.communicator.wait(timeout=0.1)  # Stopped mid-arrival.
+    assert late.communicator.future.cancelled()
+    go_on.set()
+    assert await asyncio.to_thread(written.wait, 30)
+
+    deadline = asyncio.get_running_loop().time() + 30
+    while await rows(code) != 1:  # Until the late row is written, then deleted.
+        assert asyncio.get_running_loop().time() < deadline, "the late row stayed"
+        await asyncio.sleep(0.05)
+    await check_gone(code, ana, fake_clock)
+    await ana.close()
