@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0017_saved_fields_from_one_list'),
+        ('games', '0018_daily_dice'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
