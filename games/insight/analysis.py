@@ -244,7 +244,7 @@ def _judge(strategy: Strategy, played: _Played) -> Decision:
         seq=played.seq,
         seat=position.seat,
         kind="keep" if played.hold is not None else "score",
-        round=min(len(position.card.filled) + 1, len(rules.Category)),
+        round=min(len(position.card.filled) + 1, len(position.rules.boxes)),
         dice=position.dice,
         rolls_left=position.rolls_left,
         best=choices[0],

@@ -847,7 +847,8 @@ function renderCards() {
   row("Upper total", players.map((p) => upperCell(p.card)), "scorecard__sum");
   row(`Bonus (${config.upperBonus})`, players.map((p) => el("td", {}, p.card.upper_bonus ? String(p.card.upper_bonus) : "")), "scorecard__sum");
   categories.filter((c) => !c.upper).forEach(boxRow);
-  row("Yahtzee bonus", players.map((p) => yahtzeeBonusCell(p.card)), "scorecard__sum");
+  // Yatzy's card has no Yahtzee bonus, so no row for one.
+  if (config.yahtzeeBonus) row("Yahtzee bonus", players.map((p) => yahtzeeBonusCell(p.card)), "scorecard__sum");
   row("Lower total", players.map((p) => el("td", {}, String(p.card.lower_total))), "scorecard__sum");
   table.append(body);
 
