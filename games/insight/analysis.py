@@ -63,7 +63,7 @@ class Decision:
     seq: int
     seat: int
     kind: Literal["keep", "score"]
-    #: The round being played, 1 to 13.
+    #: The round being played, 1 to 13 (15 under Yatzy).
     round: int
     #: The dice showing when it was made (before the roll, for a keep).
     dice: tuple[int, ...]

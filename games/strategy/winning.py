@@ -67,7 +67,7 @@ class WinTurn:
     after: IntArray
     """The state that follows writing each roll in its box."""
     scored: FloatArray
-    """``(13, 252)``: the chance to win after writing roll ``r`` in box ``b`` (-1: not open)."""
+    """``(boxes, 252)``: the chance to win after writing roll ``r`` in box ``b`` (-1: not open)."""
     keeps_1: FloatArray
     """``(462,)``: the chance to win of each keep with one roll left (laid end to end)."""
     keeps_2: FloatArray

@@ -223,7 +223,11 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
             "analysis": judged,
             "moves": move_list(told, judged.decisions),
             # The chart module escapes every name it draws: its SVG goes in as it is.
-            "chart": mark_safe(charts.running_totals_chart(series, id_prefix="totals")),
+            "chart": mark_safe(
+                charts.running_totals_chart(
+                    series, rounds=len(game.rules.boxes), id_prefix="totals"
+                )
+            ),
             "chances_chart": (
                 mark_safe(charts.win_chances_chart(told.names, odds.chances, odds.rounds, marks))
                 if odds

@@ -583,7 +583,7 @@ function renderStatus() {
   else if (game.status === "finished") text = "Finished";
   else if (game.status === "abandoned") text = "Abandoned: the game ended unfinished";
   else if (!state.turn) text = "Roll-off";
-  else text = `Round ${game.round} of 13 · ${myTurn() ? "your turn" : `${nameOf(state.turn.seat)}'s turn`}`;
+  else text = `Round ${game.round} of ${categories.length} · ${myTurn() ? "your turn" : `${nameOf(state.turn.seat)}'s turn`}`;
   const watching = state.watchers ? ` · ${state.watchers} watching` : "";
   $("room-status").textContent = text + watching + (you() ? "" : " · you are watching");
   // A solo room never has a clock: saying so there would be noise.
