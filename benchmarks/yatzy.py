@@ -82,6 +82,11 @@ def monte_carlo(rules: Rules, games: int, seed: int) -> None:
         total += float(finals.sum())
         squares += float((finals.astype(np.float64) ** 2).sum())
         played += n
+        if played < games:  # So far, for a long run's reader.
+            mean = total / played
+            error = math.sqrt(max(squares / played - mean**2, 0.0) / played)
+            print(f"{rules.name:10}   {played:,} games so far: mean {mean:.4f} +- {error:.4f}")
+            sys.stdout.flush()
     mean = total / played
     sd = math.sqrt(max(squares / played - mean**2, 0.0))
     error = sd / math.sqrt(played)
