@@ -87,7 +87,7 @@ def modelled(games: int, seed: int) -> None:
         moves_per_turn: list[int] = []
         for _ in range(games):
             game = rules.Game.new(1, rules.OFFICIAL)
-            for _ in rules.Category:
+            for _ in rules.OFFICIAL.boxes:
                 waits = dict.fromkeys(per_turn, 0.0)
                 moves = 0
                 while True:

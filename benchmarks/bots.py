@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks import quick  # noqa: E402
 from benchmarks.solver import mid_game_positions  # noqa: E402
-from games.engine.rules import OFFICIAL, Category, Game, Position  # noqa: E402
+from games.engine.rules import OFFICIAL, Game, Position  # noqa: E402
 from games.strategy import load  # noqa: E402
 from games.strategy.policies import casual, optimal  # noqa: E402
 
@@ -58,7 +58,7 @@ def strength(games: int, seed: int) -> None:
         totals, timings = [], []
         for _ in range(games):
             game = Game.new(1, OFFICIAL)
-            for _ in Category:
+            for _ in OFFICIAL.boxes:
                 game = game.roll(0, [rng.randint(1, 6) for _ in range(5)]).game
                 while True:
                     position = game.position()

@@ -47,8 +47,7 @@ from games.strategy import odds  # noqa: E402
 from games.strategy.dice import ROLL_PROBABILITY  # noqa: E402
 from games.strategy.outcomes import TRANSITIONS  # noqa: E402
 from games.strategy.policies import LATE_BOXES  # noqa: E402
-from games.strategy.solver import UPS  # noqa: E402
-from games.strategy.tables import BOX_COUNT, FULL_MASK  # noqa: E402
+from games.strategy.tables import UPS  # noqa: E402
 from games.strategy.winning import win_turn  # noqa: E402
 
 ROLL_CDF = np.cumsum(ROLL_PROBABILITY)
@@ -60,24 +59,24 @@ def draw(cdf: np.ndarray, u: float) -> int:
     return min(int(np.searchsorted(cdf, u)), len(cdf) - 1)
 
 
-def boxes_left(flat: int) -> int:
-    return BOX_COUNT - (flat // (2 * UPS)).bit_count()
+def boxes_left(table: odds.Odds, flat: int) -> int:
+    return table.layout.box_count - (flat // (2 * UPS)).bit_count()
 
 
 def play(table: odds.Odds, dice: np.ndarray, win_seat: int | None, late: int) -> list[int]:
     """One game; ``dice[seat, turn]`` are the three uniforms of that turn's rolls."""
     flats, totals = [0, 0], [0, 0]
     deviated = 0
-    for turn in range(BOX_COUNT):
+    for turn in range(table.layout.box_count):
         for seat in (0, 1):
             flat = flats[seat]
             chosen = table.choices(flat)
             keep_2, keep_1 = chosen.keep_2[:, 0], chosen.keep_1[:, 0]
             gained, after = chosen.gained[:, 0], chosen.after[:, 0]
-            if seat == win_seat and boxes_left(flat) <= late:
+            if seat == win_seat and boxes_left(table, flat) <= late:
                 other = 1 - seat
                 rest: odds.Seat = totals[other]
-                if flats[other] // (2 * UPS) != FULL_MASK:
+                if flats[other] // (2 * UPS) != table.layout.full_mask:
                     rest = odds.Distribution.after(totals[other], table.remaining(flats[other]))
                 won = win_turn(table, flat, totals[seat], [rest])
                 points = (keep_2, keep_1, after)
@@ -106,7 +105,7 @@ def work(job: tuple[str, int, int, int, int]) -> tuple[list[list[int]], float]:
         _table = odds.load(get_rules(preset))
     results = []
     for game in range(first, first + count):
-        dice = np.random.default_rng([seed, game]).random((2, BOX_COUNT, 3))
+        dice = np.random.default_rng([seed, game]).random((2, _table.layout.box_count, 3))
         win_seat = game % 2
         a, b, deviated = play(_table, dice, win_seat, late)
         c, d, _ = play(_table, dice, None, late)

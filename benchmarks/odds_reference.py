@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import quick  # noqa: E402
-from games.engine.rules import PRESETS, Category, Rules, Scorecard  # noqa: E402
+from games.engine.rules import Category, Rules, Scorecard  # noqa: E402
 from games.strategy import Strategy, load  # noqa: E402
 from games.strategy.dice import ROLL_INDEX  # noqa: E402
 from games.strategy.simulate import play_out  # noqa: E402
@@ -56,7 +56,7 @@ def trajectory(strategy: Strategy, rng: random.Random) -> list[Scorecard]:
     """The cards of one game of the Optimal bot after 0, 1, ... 13 turns."""
     card = Scorecard(strategy.rules)
     cards = [card]
-    for _ in Category:
+    for _ in strategy.rules.boxes:
         dice = [rng.randint(1, 6) for _ in range(5)]
         left = 2
         while True:
@@ -88,7 +88,7 @@ def mid_turn(strategy: Strategy, card: Scorecard, rng: random.Random) -> tuple[l
 
 def make_positions(seed: int) -> list[dict[str, Any]]:
     rng = random.Random(seed)
-    strategies = {name: load(name) for name in PRESETS}
+    strategies = {name: load(name) for name in ("official", "free_joker")}
     pools = {name: [trajectory(s, rng) for _ in range(300)] for name, s in strategies.items()}
     positions = []
     for number, kind in enumerate(KINDS):

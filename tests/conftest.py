@@ -54,8 +54,18 @@ def pytest_configure(config: pytest.Config) -> None:
         STRATEGY_CACHE.mkdir(parents=True, exist_ok=True)
         config._strategy_cache = str(STRATEGY_CACHE)  # type: ignore[attr-defined]
         os.environ["YAHTZEE_STRATEGY_CACHE"] = config._strategy_cache  # type: ignore[attr-defined]
+        # Yatzy's tables, when this checkout has them, are read where they are kept.
+        share_kept_tables(Path(config._strategy_cache))  # type: ignore[attr-defined]
         if config.getoption("numprocesses", None):
             config.stash[SOLVER] = solve_every_preset(config._strategy_cache)  # type: ignore[attr-defined]
+
+
+#: Presets solved afresh for every run. Yatzy's tables take minutes (a card of fifteen
+#: boxes: four times the states), so they are kept in the checkout's ``var/strategy``
+#: between runs (:data:`KEPT`) and solved there only when the rules or the solver change.
+EVERY_RUN = ("official", "free_joker")
+KEPT = ("yatzy",)
+KEPT_DIR = Path(__file__).resolve().parent.parent / "var" / "strategy"
 
 
 def solve_every_preset(directory: str) -> subprocess.Popen[bytes]:
@@ -64,16 +74,57 @@ def solve_every_preset(directory: str) -> subprocess.Popen[bytes]:
     Each worker that met a missing table would compute it as well (a few seconds of
     both cores per preset, for each worker); the files would be whole (they are written
     beside and renamed) but the work repeated. Solved once here, while the workers
-    start and collect, they are read by all of them.
+    start and collect, they are read by all of them. The presets :data:`KEPT` are
+    not solved here: a test that needs them asks :func:`kept_tables`.
     """
     ARTIFACTS.mkdir(exist_ok=True)
     with (ARTIFACTS / "strategy-cache.log").open("wb") as log:
         return subprocess.Popen(
-            [sys.executable, "-m", "games.strategy", "--cache-dir", directory],
+            [sys.executable, "-m", "games.strategy", *EVERY_RUN, "--cache-dir", directory],
             cwd=ARTIFACTS.parent,
             stdout=log,
             stderr=subprocess.STDOUT,
         )
+
+
+def share_kept_tables(directory: Path) -> bool:
+    """Link the current tables of the presets :data:`KEPT` from ``var/strategy`` into the
+    run's ``directory``; False when one is missing or stale there."""
+    from games.engine.rules import get_rules
+    from games.strategy import cache, odds
+
+    found = True
+    for name in KEPT:
+        for kind in ("", odds.KIND):
+            kept = cache.table_path(get_rules(name), KEPT_DIR, kind=kind)
+            run = cache.table_path(get_rules(name), directory, kind=kind)
+            if run.exists():
+                continue
+            if not kept.exists():
+                found = False
+                continue
+            try:
+                os.link(kept, run)
+            except OSError:
+                shutil.copyfile(kept, run)
+    return found
+
+
+@pytest.fixture(scope="session")
+def kept_tables() -> None:
+    """The tables of the presets :data:`KEPT` (Yatzy), for the tests that play them: read from
+    ``var/strategy``, or solved there first (a few minutes, once per change of the rules or
+    the solver), then shared with the run's servers and workers."""
+    directory = Path(os.environ["YAHTZEE_STRATEGY_CACHE"])
+    if share_kept_tables(directory):
+        return
+    subprocess.run(
+        [sys.executable, "-m", "games.strategy", *KEPT, "--cache-dir", str(KEPT_DIR)],
+        cwd=KEPT_DIR.parent.parent,
+        check=True,
+        capture_output=True,
+    )
+    assert share_kept_tables(directory), "the kept tables were solved but are not current"
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -52,7 +52,8 @@ class Run:
     script: str
     prints: tuple[str, ...]
     args: tuple[str, ...] = ()
-    #: "tables": the strategy and odds tables in the cache first; "postgres+redis": a
+    #: "tables": the strategy and odds tables in the cache first; "yatzy": those and
+    #: Yatzy's (kept in var/strategy, see tests/conftest.py); "postgres+redis": a
     #: database and a Redis of its own (the PostgreSQL + Redis pass only); "chromium";
     #: "stack": the fault tests' stack (the PostgreSQL + Redis pass only).
     needs: str = ""
@@ -100,6 +101,7 @@ RUNS = [
     Run("solver.py", ("== official", "advise, median", "expected score")),
     Run("win_chances.py", ("over the game",), needs="tables"),
     Run("wire.py", ("msgspec", "json.loads", "load average after")),
+    Run("yatzy.py", ("solver's expected score", "Monte Carlo, 2,000 games"), needs="yatzy"),
     Run("ws_load.py", ("Game against floor", "CPU x")),
     Run("ws_load.py", ("whole solo games", "CPU x"), args=("--whole-games",)),
     Run(
@@ -180,6 +182,9 @@ def benchmark_environment() -> dict[str, str]:
 def skip_unless_possible(run: Run, request: pytest.FixtureRequest) -> None:
     if run.needs == "tables":
         request.getfixturevalue("tables")
+    elif run.needs == "yatzy":
+        request.getfixturevalue("tables")
+        request.getfixturevalue("kept_tables")
     elif run.needs == "chromium" and find_chromium() is None:
         message = "no Chromium on this machine: apt-get install chromium, or set CHROMIUM"
         if os.environ.get("REQUIRE_BROWSER"):

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 import pytest
 
 from games.engine import events, rules
-from games.engine.rules import OFFICIAL, Category, Position, Scorecard
+from games.engine.rules import OFFICIAL, YAHTZEE_BOXES, Category, Position, Scorecard
 from games.insight import chances, review
 from games.strategy import odds as odds_module
 from games.strategy import policies
@@ -81,7 +81,7 @@ def test_each_seat_goes_to_the_odds_as_it_stands() -> None:
 
 def test_a_full_card_is_its_total() -> None:
     game = rules.Game.new(1)
-    for box in list(Category):
+    for box in list(YAHTZEE_BOXES):
         game = game.roll(0, [5, 5, 5, 5, 5]).game.score(0, box).game
     assert game.is_over
     assert chances.contest(game) == {0: game.cards[0].total}
@@ -127,7 +127,7 @@ def test_a_seat_that_left_has_no_chance_and_the_others_share_it(table: Odds) -> 
 
 def test_a_game_that_is_over_gives_its_result_ties_shared(table: Odds) -> None:
     game = started(2)
-    for box in list(Category):  # Both fill every box with the same dice: a tie.
+    for box in list(YAHTZEE_BOXES):  # Both fill every box with the same dice: a tie.
         for seat in (0, 1):
             game = game.roll(seat, [3, 3, 3, 5, 5]).game.score(seat, box).game
     assert game.is_over
@@ -135,7 +135,7 @@ def test_a_game_that_is_over_gives_its_result_ties_shared(table: Odds) -> None:
     assert chances.win_chances(game, table) == (0.5, 0.5)
     assert chances.odds_message(game, 60, table)["over"] is True
     won = started(2)
-    for box in list(Category):
+    for box in list(YAHTZEE_BOXES):
         won = won.roll(0, [6, 6, 6, 6, 6]).game.score(0, box).game
         won = won.roll(1, [1, 2, 3, 4, 6]).game.score(1, box).game
     assert chances.win_chances(won, table) == (1.0, 0.0)

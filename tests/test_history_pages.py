@@ -3,6 +3,7 @@
 import dataclasses
 import itertools
 import json
+import re
 
 import pytest
 from django.contrib.auth.models import User
@@ -512,3 +513,61 @@ def test_a_watcher_gets_no_rematch_button_and_cannot_post_one(client, fixed_dice
     assert not Game.objects.filter(rematch_of__code=table.code).exists()
     assert "No rematch: only players in this game can do that" in response.content.decode()
     assert client.get(reverse("rematch", args=[table.code])).status_code == 405
+
+
+# -- a Yatzy game --------------------------------------------------------------------------------
+
+# A Yatzy game, turn by turn, in its card's order: 63 above (the 50 bonus), then the pairs,
+# the kinds (their own dice), the straights, a full house (the sum), Chance and a Yatzy.
+YATZY_SOLO = [
+    ((1, 1, 1, 2, 3), "ones"),
+    ((2, 2, 2, 1, 1), "twos"),
+    ((3, 3, 3, 1, 1), "threes"),
+    ((4, 4, 4, 1, 1), "fours"),
+    ((5, 5, 5, 1, 1), "fives"),
+    ((6, 6, 6, 1, 1), "sixes"),
+    ((6, 6, 5, 5, 1), "one_pair"),
+    ((6, 6, 5, 5, 1), "two_pairs"),
+    ((2, 2, 3, 3, 3), "three_of_a_kind"),
+    ((6, 6, 6, 6, 6), "four_of_a_kind"),
+    ((5, 4, 3, 2, 1), "small_straight"),
+    ((6, 5, 4, 3, 2), "large_straight"),
+    ((6, 6, 6, 5, 5), "full_house"),
+    ((6, 6, 6, 6, 5), "chance"),
+    ((4, 4, 4, 4, 4), "yatzy"),
+]
+
+
+def test_a_yatzy_game_s_review_and_export_show_its_fifteen_boxes(
+    client, fixed_dice, kept_tables
+) -> None:  # type: ignore[no-untyped-def]
+    table = Table("ana", preset="yatzy")
+    table.start()
+    for faces, box in YATZY_SOLO:
+        fixed_dice.load(*faces)
+        table.roll("ana")
+        table.score("ana", box)
+
+    content = client.get(reverse("review", args=[table.code])).content.decode()
+    # The card's rows: its fifteen boxes, the 50 bonus, and no Yahtzee bonus row.
+    keys = [key for key in re_keys(content) if key not in ("upper_total", "lower_total", "total")]
+    assert keys == [
+        "ones", "twos", "threes", "fours", "fives", "sixes", "upper_bonus", "one_pair",
+        "two_pairs", "three_of_a_kind", "four_of_a_kind", "small_straight", "large_straight",
+        "full_house", "chance", "yatzy",
+    ]  # fmt: skip
+    assert 'data-seat="0" data-key="upper_bonus" data-blank-zero class="">50</td>' in content
+    assert 'data-key="total">322</td>' in content
+    # The chart has a point for the start and each of the fifteen rounds.
+    assert content.count('class="chart__point"') == 1 + 15
+    data = json.loads(client.get(reverse("export", args=[table.code])).content)
+    assert data["game"]["preset"] == "yatzy"
+    assert list(data["players"][0]["card"]["boxes"]) == [box for _, box in YATZY_SOLO]
+    room = replay.replay(codec.decode_event(e["kind"], e["data"]) for e in data["events"])
+    assert room.game is not None
+    assert room.game.cards[0].total == 322
+
+
+def re_keys(content: str) -> list[str]:
+    """The keys of the review's scorecard rows, in order."""
+    return list(dict.fromkeys(re.findall(r'data-seat="0" data-key="(\w+)"', content)))

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from games.engine.rules import Category
+from games.engine.rules import YAHTZEE_BOXES
 from games.live import services
 from games.models import Game
 
@@ -21,7 +21,7 @@ def test_it_renders_through_the_base_layout(client):
 def test_it_lists_every_box_with_its_label(client):
     content = client.get(reverse("home")).content.decode()
 
-    for category in Category:
+    for category in YAHTZEE_BOXES:
         assert f'<th scope="row">{category.label}</th>' in content
 
 
@@ -72,7 +72,7 @@ def test_the_form_offers_a_minute_a_turn_first(client):
         ({"name": "", "preset": "official", "seats": "2"}, "name"),
         ({"name": "x" * 25, "preset": "official", "seats": "2"}, "name"),
         ({"name": "Ana\x07", "preset": "official", "seats": "2"}, "name"),
-        ({"name": "Ana", "preset": "yatzy", "seats": "2"}, "preset"),
+        ({"name": "Ana", "preset": "yahtzee", "seats": "2"}, "preset"),
         ({"name": "Ana", "preset": "official", "seats": "7"}, "seats"),
         ({"name": "Ana", "preset": "official", "seats": "0"}, "seats"),
         ({"name": "Ana", "preset": "official", "seats": "2", "turn_seconds": "45"}, "turn_seconds"),

@@ -171,13 +171,17 @@ def test_msgspec_names_the_field_where_the_code_looks_for_it() -> None:
 
 
 def test_the_declarations_agree_with_the_rules() -> None:
-    # The box names on the wire are rules.Category's: a card has all thirteen, in order.
+    # The box names on the wire are rules.Category's: a card has its preset's, in order.
     boxes = [c.value for c in rules.Category]
     defs = protocol.json_schemas()["server.json"]["$defs"]
     assert set(defs["Category"]["enum"]) == set(boxes)
-    assert defs["Card"]["properties"]["boxes"]["required"] == boxes
+    cards = [card["required"] for card in defs["Card"]["properties"]["boxes"]["anyOf"]]
+    for preset in rules.PRESETS.values():
+        names = [c.value for c in preset.boxes]
+        assert names in cards
+        assert list(presentation.card_json(rules.Scorecard(preset))["boxes"]) == names
+    assert len(cards) == 2  # Yahtzee's thirteen (both its presets) and Yatzy's fifteen.
     assert defs["TurnInfo"]["properties"]["options"]["propertyNames"] == {"enum": boxes}
-    assert list(presentation.card_json(rules.Scorecard(rules.OFFICIAL))["boxes"]) == boxes
     # So are the bots' levels and pace, and who moved for a seat.
     assert set(defs["BotLevel"]["enum"]) == {level.value for level in events.BotLevel}
     assert set(defs["BotPace"]["enum"]) == {pace.value for pace in events.BotPace}

@@ -5,7 +5,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from games.engine.rules import Category
+from games.engine.rules import YAHTZEE_BOXES
 from games.live import services
 
 pytestmark = pytest.mark.django_db
@@ -46,7 +46,7 @@ def test_it_gives_the_script_the_boxes_in_card_order(client):
     config = json.loads(raw)
 
     assert config["websocket"] == f"/ws/games/{game.code}/"
-    assert [c["id"] for c in config["categories"]] == [c.value for c in Category]
+    assert [c["id"] for c in config["categories"]] == [c.value for c in YAHTZEE_BOXES]
     assert [c["upper"] for c in config["categories"]] == [True] * 6 + [False] * 7
     assert (config["upperBonusThreshold"], config["upperBonus"]) == (63, 35)
 

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from games.engine import rules
-from games.engine.rules import Category
+from games.engine.rules import YAHTZEE_BOXES, Category
 
 pytestmark = pytest.mark.django_db
 
@@ -70,14 +70,14 @@ def test_headings_go_down_one_level_at_a_time_and_the_contents_links_resolve(con
     assert parser.levels[0] == 1
     assert all(b - a <= 1 for a, b in pairwise(parser.levels))
     links = re.findall(r'<a href="#([\w-]+)">', content)
-    assert len(links) == 9
+    assert len(links) == 10  # The nine sections of Yahtzee, and Yatzy.
     assert set(links) <= parser.ids
 
 
 def test_every_box_is_named(content):
     text = text_of(content)
 
-    for category in Category:
+    for category in YAHTZEE_BOXES:
         assert category.label in text
     for category in rules.UPPER:
         assert f'<th scope="row">{category.label}</th>' in content
@@ -254,8 +254,29 @@ def test_playing_on_this_site_lists_the_keys_and_commands(content):
     # Every box name the 'score' command takes is one the rules understand.
     names = re.findall(r"<code>([a-z ]+)</code>", content.split("type the box's name")[1])
     assert len(names) == 13
-    assert [Category.parse(name) for name in names] == list(Category)
+    assert [Category.parse(name) for name in names] == list(YAHTZEE_BOXES)
 
 
 def test_nothing_comes_from_another_host(content):
     assert not re.search(r'(src|href)="(https?:)?//', content)
+
+
+def test_yatzy_is_explained_with_its_fifteen_boxes(content):
+    section = content.split('id="yatzy"')[1].split("</section>")[0]
+    text = text_of(section)
+    assert "<h3>Yatzy (Scandinavian)</h3>" in section
+    assert "upper bonus is 50, when Ones to Sixes add up to 63" in text
+    assert "no Yatzy bonus and no Joker" in text
+    rows = re.findall(r'<tr id="yatzy-([a-z_]+)"><th scope="row">([^<]+)</th><td>[^<]+</td>'
+                      r'<td class="rules-num">(\d+)</td></tr>', section)  # fmt: skip
+    # Each box of the card in order, with what 2 2 3 3 3 scores there by the rules engine.
+    assert [(box, label) for box, label, _ in rows] == [
+        (c.value, c.label) for c in rules.YATZY.boxes
+    ]
+    example = rules.Scorecard(rules.YATZY).options((2, 2, 3, 3, 3))
+    assert [int(points) for _, _, points in rows] == list(example.values())
+    assert dict(zip((box for box, _, _ in rows), (int(p) for _, _, p in rows), strict=True)) == {
+        "ones": 0, "twos": 4, "threes": 9, "fours": 0, "fives": 0, "sixes": 0, "one_pair": 6,
+        "two_pairs": 10, "three_of_a_kind": 9, "four_of_a_kind": 0, "small_straight": 0,
+        "large_straight": 0, "full_house": 13, "chance": 13, "yatzy": 0,
+    }  # fmt: skip

@@ -1,4 +1,4 @@
-"""The dice and the thirteen boxes, and the errors the rules raise over them.
+"""The dice and every box a preset's card can have, and the errors the rules raise over them.
 
 Both :mod:`games.engine.rules` and :mod:`games.engine.events` need these names (an event holds dice
 and a box, and msgspec reads the types of its fields), so they live below both: the
@@ -46,7 +46,14 @@ class IllegalMoveError(RuleError):
 
 
 class Category(enum.Enum):
-    """The thirteen boxes of a scorecard, in the order the card prints them."""
+    """Every box a card can have, each declared once: its name on the wire is its value.
+
+    The thirteen boxes of Yahtzee come first, in the order its card prints them; the
+    boxes only Yatzy has follow. A preset says which boxes its card has, in its own
+    order, and how each scores (:attr:`games.engine.rules.Rules.boxes`). The same name
+    may score differently under two presets: Yatzy's ``three_of_a_kind`` counts only
+    the three dice, Yahtzee's all five.
+    """
 
     ONES = "ones"
     TWOS = "twos"
@@ -61,6 +68,9 @@ class Category(enum.Enum):
     LARGE_STRAIGHT = "large_straight"
     YAHTZEE = "yahtzee"
     CHANCE = "chance"
+    ONE_PAIR = "one_pair"
+    TWO_PAIRS = "two_pairs"
+    YATZY = "yatzy"
 
     @property
     def label(self) -> str:
@@ -69,7 +79,7 @@ class Category(enum.Enum):
 
     @property
     def is_upper(self) -> bool:
-        """True for Ones to Sixes."""
+        """True for Ones to Sixes: the upper section of every preset's card."""
         return self in UPPER
 
     @property
@@ -108,6 +118,7 @@ UPPER: Final = (
     Category.FIVES,
     Category.SIXES,
 )
+#: Yahtzee's lower section, in its card's order.
 LOWER: Final = (
     Category.THREE_OF_A_KIND,
     Category.FOUR_OF_A_KIND,
@@ -131,4 +142,7 @@ LABELS: Final = {
     Category.LARGE_STRAIGHT: "Large straight",
     Category.YAHTZEE: "Yahtzee",
     Category.CHANCE: "Chance",
+    Category.ONE_PAIR: "One pair",
+    Category.TWO_PAIRS: "Two pairs",
+    Category.YATZY: "Yatzy",
 }

@@ -1,4 +1,4 @@
-"""The rules of Yahtzee, as pure and immutable values.
+"""The rules of Yahtzee (and Yatzy), as pure and immutable values.
 
 This module is the single authority on the rules (``shared/RULES.md``). It
 imports nothing from Django and never rolls a die: dice values come in from
@@ -18,9 +18,11 @@ a new value or raises a :class:`RuleError` (a ``ValueError``)::
     ...
     games.engine.boxes.IllegalMoveError: Full house is already filled
 
-The two presets differ only in what a Yahtzee may do once the Yahtzee box is
-filled: :data:`OFFICIAL` forces the Joker, :data:`FREE_JOKER` lets it go in
-any empty box.
+A preset (:class:`Rules`) carries its card: the boxes, how each scores, the
+bonuses and the Joker. The two Yahtzee presets differ only in what a Yahtzee
+may do once the Yahtzee box is filled: :data:`OFFICIAL` forces the Joker,
+:data:`FREE_JOKER` lets it go in any empty box. :data:`YATZY` is the
+Scandinavian game on the same dice: fifteen boxes, no Yahtzee bonus, no Joker.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from __future__ import annotations
 import enum
 import operator
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
@@ -49,6 +51,7 @@ ROLLS_PER_TURN: Final = 3
 MAX_PLAYERS: Final = 6
 UPPER_BONUS_THRESHOLD: Final = 63
 UPPER_BONUS: Final = 35
+YATZY_UPPER_BONUS: Final = 50
 YAHTZEE_SCORE: Final = 50
 YAHTZEE_BONUS: Final = 100
 FULL_HOUSE_SCORE: Final = 25
@@ -57,30 +60,145 @@ LARGE_STRAIGHT_SCORE: Final = 40
 
 
 # --------------------------------------------------------------------------
-# Boxes
+# How each preset scores a box
 # --------------------------------------------------------------------------
 
 
-_INDEX: Final = {category: i for i, category in enumerate(Category)}
 _SMALL_RUNS: Final = ({1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6})
 _LARGE_RUNS: Final = ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6})
+
+
+def _yahtzee_scoring(category: Category, faces: Dice) -> int:
+    """A box of Yahtzee's card by its own rule (no Joker), for five checked dice."""
+    counts = Counter(faces)
+    if category.is_upper:
+        return category.face * counts[category.face]
+    most = max(counts.values())
+    present = set(faces)
+    if category is Category.THREE_OF_A_KIND:
+        return sum(faces) if most >= 3 else 0
+    if category is Category.FOUR_OF_A_KIND:
+        return sum(faces) if most >= 4 else 0
+    if category is Category.FULL_HOUSE:
+        return FULL_HOUSE_SCORE if sorted(counts.values()) == [2, 3] else 0
+    if category is Category.SMALL_STRAIGHT:
+        return SMALL_STRAIGHT_SCORE if any(run <= present for run in _SMALL_RUNS) else 0
+    if category is Category.LARGE_STRAIGHT:
+        return LARGE_STRAIGHT_SCORE if present in _LARGE_RUNS else 0
+    if category is Category.YAHTZEE:
+        return YAHTZEE_SCORE if most == 5 else 0
+    assert category is Category.CHANCE, category
+    return sum(faces)
+
+
+YATZY_SMALL_STRAIGHT: Final = 15
+YATZY_LARGE_STRAIGHT: Final = 20
+
+
+def _yatzy_scoring(category: Category, faces: Dice) -> int:
+    """A box of Yatzy's card, for five checked dice: the kinds and pairs count only their dice."""
+    counts = Counter(faces)
+    if category.is_upper:
+        return category.face * counts[category.face]
+    if category is Category.ONE_PAIR:
+        return 2 * max((face for face, n in counts.items() if n >= 2), default=0)
+    if category is Category.TWO_PAIRS:
+        pairs = [face for face, n in counts.items() if n >= 2]
+        return 2 * sum(pairs) if len(pairs) == 2 else 0
+    if category is Category.THREE_OF_A_KIND:
+        return 3 * max((face for face, n in counts.items() if n >= 3), default=0)
+    if category is Category.FOUR_OF_A_KIND:
+        return 4 * max((face for face, n in counts.items() if n >= 4), default=0)
+    if category is Category.SMALL_STRAIGHT:
+        return YATZY_SMALL_STRAIGHT if sorted(faces) == [1, 2, 3, 4, 5] else 0
+    if category is Category.LARGE_STRAIGHT:
+        return YATZY_LARGE_STRAIGHT if sorted(faces) == [2, 3, 4, 5, 6] else 0
+    if category is Category.FULL_HOUSE:
+        return sum(faces) if sorted(counts.values()) == [2, 3] else 0
+    if category is Category.YATZY:
+        return YAHTZEE_SCORE if len(counts) == 1 else 0
+    assert category is Category.CHANCE, category
+    return sum(faces)
 
 
 # --------------------------------------------------------------------------
 # Presets
 # --------------------------------------------------------------------------
 
+YAHTZEE_BOXES: Final = (*UPPER, *LOWER)
+"""Yahtzee's thirteen boxes, in its card's order."""
+
+YATZY_BOXES: Final = (
+    *UPPER,
+    Category.ONE_PAIR,
+    Category.TWO_PAIRS,
+    Category.THREE_OF_A_KIND,
+    Category.FOUR_OF_A_KIND,
+    Category.SMALL_STRAIGHT,
+    Category.LARGE_STRAIGHT,
+    Category.FULL_HOUSE,
+    Category.CHANCE,
+    Category.YATZY,
+)
+"""Yatzy's fifteen boxes, in its card's order."""
+
 
 @dataclass(frozen=True)
 class Rules:
-    """A rule preset. They differ only in what a Yahtzee may do once the Yahtzee box is filled."""
+    """A rule preset: the boxes of its card, how each scores, the bonuses and the Joker.
+
+    The two Yahtzee presets share the boxes and differ only in what a Yahtzee may do
+    once the Yahtzee box is filled; Yatzy has boxes of its own and neither a Yahtzee
+    bonus nor a Joker.
+    """
 
     name: str
     label: str
     forced_joker: bool
+    """Under a Joker (see ``joker``): whether it must go in its own upper box first."""
+    boxes: tuple[Category, ...] = YAHTZEE_BOXES
+    """The card's boxes in the order it prints them; Ones to Sixes always come first."""
+    scoring: Callable[[Category, Dice], int] = field(default=_yahtzee_scoring, repr=False)
+    """The points five (checked) dice write in a box by its own rule."""
+    upper_bonus: int = UPPER_BONUS
+    """Earned once the upper boxes add up to ``UPPER_BONUS_THRESHOLD``."""
+    yahtzee_bonus: int = YAHTZEE_BONUS
+    """Earned by each further Yahtzee while the Yahtzee box holds 50."""
+    joker: bool = True
+    """Whether a Yahtzee with the Yahtzee box filled is a Joker."""
+    _index: Mapping[Category, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if tuple(self.boxes[: len(UPPER)]) != UPPER or len(set(self.boxes)) != len(self.boxes):
+            raise ValueError(f"a card starts with Ones to Sixes, each box once: {self.boxes}")
+        if (self.joker or self.yahtzee_bonus) and Category.YAHTZEE not in self.boxes:
+            raise ValueError("a Joker or a Yahtzee bonus needs the Yahtzee box")
+        object.__setattr__(self, "_index", {c: i for i, c in enumerate(self.boxes)})
 
     def __repr__(self) -> str:
         return self.name.upper()
+
+    @property
+    def lower(self) -> tuple[Category, ...]:
+        """The boxes below the upper section, in card order."""
+        return self.boxes[len(UPPER) :]
+
+    def index(self, category: Category) -> int:
+        """Where ``category`` is on this preset's card; ``unknown_category`` if it is not."""
+        try:
+            return self._index[category]
+        except KeyError:
+            names = ", ".join(c.value for c in self.boxes)
+            raise InvalidInputError(
+                f"{self.label} has no box {category.value!r}; its boxes are {names}",
+                code="unknown_category",
+            ) from None
+
+    def box(self, value: Category | str) -> Category:
+        """The box ``value`` names (see :meth:`Category.parse`), checked to be on this card."""
+        category = Category.parse(value)
+        self.index(category)
+        return category
 
 
 OFFICIAL: Final = Rules("official", "Official (forced Joker)", forced_joker=True)
@@ -89,11 +207,23 @@ OFFICIAL: Final = Rules("official", "Official (forced Joker)", forced_joker=True
 FREE_JOKER: Final = Rules("free_joker", "Free Joker (house rule)", forced_joker=False)
 """A common house rule: a further Yahtzee may go in any empty box."""
 
-PRESETS: Final = {rules.name: rules for rules in (OFFICIAL, FREE_JOKER)}
+YATZY: Final = Rules(
+    "yatzy",
+    "Yatzy (Scandinavian)",
+    forced_joker=False,
+    boxes=YATZY_BOXES,
+    scoring=_yatzy_scoring,
+    upper_bonus=YATZY_UPPER_BONUS,
+    yahtzee_bonus=0,
+    joker=False,
+)
+"""The Scandinavian game: fifteen boxes, a 50-point upper bonus, no Yatzy bonus, no Joker."""
+
+PRESETS: Final = {rules.name: rules for rules in (OFFICIAL, FREE_JOKER, YATZY)}
 
 
 def get_rules(name: str) -> Rules:
-    """The preset called ``name`` (``"official"`` or ``"free_joker"``)."""
+    """The preset called ``name`` (``"official"``, ``"free_joker"`` or ``"yatzy"``)."""
     try:
         return PRESETS[name]
     except (KeyError, TypeError):
@@ -159,33 +289,21 @@ def is_yahtzee(dice: Iterable[int]) -> bool:
     return len(set(parse_dice(dice))) == 1
 
 
-def box_score(category: Category, dice: Iterable[int]) -> int:
+def box_score(category: Category, dice: Iterable[int], rules: Rules | None = None) -> int:
     """The points ``dice`` write in ``category`` by the box's own rule, with no Joker.
+
+    ``rules`` defaults to Yahtzee's (both Yahtzee presets score boxes alike).
 
     >>> box_score(Category.THREES, [3, 3, 1, 3, 6])
     9
     >>> box_score(Category.FULL_HOUSE, [4, 4, 4, 4, 4])
     0
+    >>> box_score(Category.THREE_OF_A_KIND, [3, 3, 1, 3, 6], YATZY)
+    9
     """
+    rules = OFFICIAL if rules is None else rules
     faces = parse_dice(dice)
-    counts = Counter(faces)
-    if category.is_upper:
-        return category.face * counts[category.face]
-    most = max(counts.values())
-    present = set(faces)
-    if category is Category.THREE_OF_A_KIND:
-        return sum(faces) if most >= 3 else 0
-    if category is Category.FOUR_OF_A_KIND:
-        return sum(faces) if most >= 4 else 0
-    if category is Category.FULL_HOUSE:
-        return FULL_HOUSE_SCORE if sorted(counts.values()) == [2, 3] else 0
-    if category is Category.SMALL_STRAIGHT:
-        return SMALL_STRAIGHT_SCORE if any(run <= present for run in _SMALL_RUNS) else 0
-    if category is Category.LARGE_STRAIGHT:
-        return LARGE_STRAIGHT_SCORE if present in _LARGE_RUNS else 0
-    if category is Category.YAHTZEE:
-        return YAHTZEE_SCORE if most == 5 else 0
-    return sum(faces)  # Chance
+    return rules.scoring(rules.box(category), faces)
 
 
 def joker_score(category: Category, dice: Iterable[int]) -> int:
@@ -212,30 +330,34 @@ def joker_score(category: Category, dice: Iterable[int]) -> int:
 # The scorecard
 # --------------------------------------------------------------------------
 
-_EMPTY_BOXES: Final[tuple[int | None, ...]] = (None,) * len(Category)
-
 
 @dataclass(frozen=True)
 class Scorecard:
-    """One player's card: thirteen boxes, each empty or filled once, and the Yahtzee bonus checks.
+    """One player's card: the preset's boxes, each empty or filled once, and the Yahtzee bonus
+    checks.
 
-    ``boxes`` holds the points of each box in :class:`Category` order, ``None``
-    where the box is empty. Build cards with ``Scorecard(rules)`` and
+    ``boxes`` holds the points of each box in the order of ``rules.boxes``, ``None``
+    where the box is empty (left out, every box is). Build cards with ``Scorecard(rules)`` and
     :meth:`score`; :meth:`from_filled` sets one up directly (for tests and
     puzzles).
     """
 
     rules: Rules = OFFICIAL
-    boxes: tuple[int | None, ...] = field(default=_EMPTY_BOXES, repr=False)
+    boxes: tuple[int | None, ...] = field(default=(), repr=False)
     yahtzee_bonus_count: int = 0
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, Rules):
             raise InvalidInputError(f"rules must be a preset, got {self.rules!r}")
-        if len(self.boxes) != len(Category) or not all(
+        count = len(self.rules.boxes)
+        if self.boxes == ():
+            object.__setattr__(self, "boxes", (None,) * count)
+        if len(self.boxes) != count or not all(
             points is None or (type(points) is int and points >= 0) for points in self.boxes
         ):
-            raise InvalidInputError(f"a card has 13 boxes of points or None, got {self.boxes!r}")
+            raise InvalidInputError(
+                f"a card has {count} boxes of points or None, got {self.boxes!r}"
+            )
         if self.yahtzee_bonus_count < 0:
             raise InvalidInputError("the Yahtzee bonus count cannot be negative")
 
@@ -248,26 +370,28 @@ class Scorecard:
         yahtzee_bonus_count: int = 0,
     ) -> Scorecard:
         """A card whose boxes hold ``filled`` (box to points) and no others."""
-        boxes: list[int | None] = list(_EMPTY_BOXES)
+        boxes: list[int | None] = [None] * len(rules.boxes)
         for category, points in filled.items():
-            boxes[_INDEX[Category.parse(category)]] = points
+            boxes[rules.index(Category.parse(category))] = points
         return cls(rules, tuple(boxes), yahtzee_bonus_count)
 
     # -- what is on the card --------------------------------------------
 
     def __getitem__(self, category: Category) -> int | None:
-        """The points in ``category``, or ``None`` while it is empty."""
-        return self.boxes[_INDEX[category]]
+        """The points in ``category``, or ``None`` while it is empty.
+
+        ``unknown_category`` for a box this preset's card does not have."""
+        return self.boxes[self.rules.index(category)]
 
     @property
     def filled(self) -> dict[Category, int]:
         """Every filled box with its points, in card order (a fresh dict each time)."""
-        return {c: p for c, p in zip(Category, self.boxes, strict=True) if p is not None}
+        return {c: p for c, p in zip(self.rules.boxes, self.boxes, strict=True) if p is not None}
 
     @property
     def empty(self) -> tuple[Category, ...]:
         """The boxes still open, in card order."""
-        return tuple(c for c, p in zip(Category, self.boxes, strict=True) if p is None)
+        return tuple(c for c, p in zip(self.rules.boxes, self.boxes, strict=True) if p is None)
 
     @property
     def upper_total(self) -> int:
@@ -276,18 +400,18 @@ class Scorecard:
 
     @property
     def upper_bonus(self) -> int:
-        """35 once the upper boxes add up to 63 or more, else 0."""
-        return UPPER_BONUS if self.upper_total >= UPPER_BONUS_THRESHOLD else 0
+        """The preset's bonus (35, Yatzy's 50) once the upper boxes add up to 63 or more, else 0."""
+        return self.rules.upper_bonus if self.upper_total >= UPPER_BONUS_THRESHOLD else 0
 
     @property
     def lower_total(self) -> int:
-        """The seven lower boxes added up, without the Yahtzee bonus."""
-        return sum(self[c] or 0 for c in LOWER)
+        """The lower boxes added up, without the Yahtzee bonus."""
+        return sum(self[c] or 0 for c in self.rules.lower)
 
     @property
     def yahtzee_bonus(self) -> int:
-        """100 points for each check in the Yahtzee bonus box."""
-        return YAHTZEE_BONUS * self.yahtzee_bonus_count
+        """100 points for each check in the Yahtzee bonus box (none under Yatzy)."""
+        return self.rules.yahtzee_bonus * self.yahtzee_bonus_count
 
     @property
     def total(self) -> int:
@@ -296,18 +420,24 @@ class Scorecard:
 
     @property
     def is_complete(self) -> bool:
-        """True once all thirteen boxes are filled."""
+        """True once every box is filled."""
         return None not in self.boxes
 
     # -- scoring ----------------------------------------------------------
 
     def is_joker(self, dice: Iterable[int]) -> bool:
-        """True when ``dice`` are a Yahtzee and the Yahtzee box is already filled (50 or 0)."""
-        return is_yahtzee(dice) and self[Category.YAHTZEE] is not None
+        """True when ``dice`` are a Yahtzee and the Yahtzee box is already filled (50 or 0),
+        under a preset with the Joker."""
+        return self.rules.joker and is_yahtzee(dice) and self[Category.YAHTZEE] is not None
 
     def earns_yahtzee_bonus(self, dice: Iterable[int]) -> bool:
-        """True when scoring ``dice`` now earns 100: a Yahtzee, with 50 in the Yahtzee box."""
-        return is_yahtzee(dice) and self[Category.YAHTZEE] == YAHTZEE_SCORE
+        """True when scoring ``dice`` now earns 100: a Yahtzee, with 50 in the Yahtzee box,
+        under a preset with the Yahtzee bonus."""
+        return (
+            self.rules.yahtzee_bonus > 0
+            and is_yahtzee(dice)
+            and self[Category.YAHTZEE] == YAHTZEE_SCORE
+        )
 
     def options(self, dice: Iterable[int]) -> dict[Category, int]:
         """Every box ``dice`` may be written in now, with the points it would write there.
@@ -322,7 +452,7 @@ class Scorecard:
         faces = parse_dice(dice)
         empty = self.empty
         if not self.is_joker(faces):
-            return {c: box_score(c, faces) for c in empty}
+            return {c: self.rules.scoring(c, faces) for c in empty}
         if not self.rules.forced_joker:
             return {c: box_score(c, faces) if c.is_upper else joker_score(c, faces) for c in empty}
         own_box = UPPER[faces[0] - 1]
@@ -339,13 +469,13 @@ class Scorecard:
         Raises :class:`IllegalMoveError` when the box is filled, or when the
         forced Joker sends this roll elsewhere.
         """
-        category = Category.parse(category)
+        category = self.rules.box(category)
         faces = parse_dice(dice)
         options = self.options(faces)
         if category not in options:
             raise self._why_not(category, faces, options)
         boxes = list(self.boxes)
-        boxes[_INDEX[category]] = options[category]
+        boxes[self.rules.index(category)] = options[category]
         bonus = 1 if self.earns_yahtzee_bonus(faces) else 0
         return Scorecard(self.rules, tuple(boxes), self.yahtzee_bonus_count + bonus)
 
@@ -666,10 +796,10 @@ class Game:
 
     @property
     def round(self) -> int:
-        """The round being played, 1 to 13 (13 once the game is over)."""
+        """The round being played, 1 to 13 (15 under Yatzy; the last once the game is over)."""
         if self.current is None:
             return 1
-        return min(len(self.cards[self.current].filled) + 1, len(Category))
+        return min(len(self.cards[self.current].filled) + 1, len(self.rules.boxes))
 
     @property
     def on_turn(self) -> int | None:
@@ -745,7 +875,7 @@ class Game:
         dice = self.turn.dice
         if dice is None:
             raise IllegalMoveError("roll the dice before scoring", code="not_rolled")
-        box = Category.parse(category)
+        box = self.rules.box(category)
         before = self.cards[seat]
         cards = list(self.cards)
         cards[seat] = card = before.score(box, dice)

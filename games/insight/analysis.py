@@ -63,7 +63,7 @@ class Decision:
     seq: int
     seat: int
     kind: Literal["keep", "score"]
-    #: The round being played, 1 to 13.
+    #: The round being played, 1 to 13 (15 under Yatzy).
     round: int
     #: The dice showing when it was made (before the roll, for a keep).
     dice: tuple[int, ...]
@@ -244,7 +244,7 @@ def _judge(strategy: Strategy, played: _Played) -> Decision:
         seq=played.seq,
         seat=position.seat,
         kind="keep" if played.hold is not None else "score",
-        round=min(len(position.card.filled) + 1, len(rules.Category)),
+        round=min(len(position.card.filled) + 1, len(position.rules.boxes)),
         dice=position.dice,
         rolls_left=position.rolls_left,
         best=choices[0],

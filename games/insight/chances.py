@@ -161,7 +161,7 @@ class Swing:
     seq: int
     #: The index of that moment in :attr:`games.insight.review.Review.moments`.
     index: int
-    #: The round it was played in, 1 to 13.
+    #: The round it was played in, 1 to 13 (15 under Yatzy).
     round: int
     seat: int
     cause: Cause

@@ -77,7 +77,8 @@ def advice(
 
 def _chance(turn: WinTurn, position: rules.Position, choice: Choice) -> float:
     assert position.dice is not None
-    box = list(rules.Category).index(choice.category) if choice.category is not None else None
+    category = choice.category
+    box = position.rules.index(category) if category is not None else None
     return turn.chance(position.dice, position.rolls_left, box=box, kept=choice.kept)
 
 

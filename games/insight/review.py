@@ -425,13 +425,14 @@ def _and(items: Iterable[str]) -> str:
 
 
 #: The rows of a scorecard below and between the boxes: (key in the card's JSON, label).
-UPPER_SUMS = (("upper_total", "Upper total"), ("upper_bonus", f"Bonus ({rules.UPPER_BONUS})"))
-LOWER_SUMS = (("yahtzee_bonus", "Yahtzee bonus"), ("lower_total", "Lower total"))
 BLANK_WHEN_ZERO = frozenset({"upper_bonus", "yahtzee_bonus"})
 
 
-def card_rows(cards: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The rows of the scorecards table, one cell per seat, in the order a paper card has them.
+def card_rows(
+    cards: Sequence[Mapping[str, Any]], preset: rules.Rules = rules.OFFICIAL
+) -> list[dict[str, Any]]:
+    """The rows of the scorecards table, one cell per seat, in the order a paper card of
+    ``preset`` has them (Yatzy's has no Yahtzee bonus row).
 
     Each row is ``{"key", "label", "box", "blank_zero", "cells": [points or None, ...]}``;
     the page's script rewrites the same cells as the replay moves, by ``key``.
@@ -447,9 +448,11 @@ def card_rows(cards: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         blank_zero = key in BLANK_WHEN_ZERO
         return {"key": key, "label": label, "box": False, "blank_zero": blank_zero, "cells": cells}
 
+    upper_sums = (("upper_total", "Upper total"), ("upper_bonus", f"Bonus ({preset.upper_bonus})"))
+    lower_sums = (("yahtzee_bonus", "Yahtzee bonus"),) if preset.yahtzee_bonus else ()
     return [
         *(box(c) for c in rules.UPPER),
-        *(total(key, label) for key, label in UPPER_SUMS),
-        *(box(c) for c in rules.LOWER),
-        *(total(key, label) for key, label in LOWER_SUMS),
+        *(total(key, label) for key, label in upper_sums),
+        *(box(c) for c in preset.lower),
+        *(total(key, label) for key, label in (*lower_sums, ("lower_total", "Lower total"))),
     ]

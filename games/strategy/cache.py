@@ -71,7 +71,15 @@ def table_key(rules: Rules, kind: str = "") -> str:
     ``kind`` names another table made from the strategy (``"odds"``, :mod:`.odds`):
     its own sources count too."""
     digest = hashlib.sha256()
-    digest.update(json.dumps([FORMAT, rules.name, rules.forced_joker, kind]).encode())
+    preset = [
+        rules.name,
+        rules.forced_joker,
+        [box.value for box in rules.boxes],
+        rules.upper_bonus,
+        rules.yahtzee_bonus,
+        rules.joker,
+    ]
+    digest.update(json.dumps([FORMAT, *preset, kind]).encode())
     sources = _SOLVER_SOURCES + _KIND_SOURCES.get(kind, ())
     engine = (_ENGINE / name for name in _ENGINE_SOURCES)
     for source in (*engine, *(_PACKAGE / name for name in sources)):

@@ -15,9 +15,7 @@ import numpy as np
 from games.engine.rules import (
     OFFICIAL,
     ROLLS_PER_TURN,
-    UPPER_BONUS,
     YAHTZEE_SCORE,
-    Category,
     Dice,
     IllegalMoveError,
     InvalidInputError,
@@ -42,18 +40,16 @@ from .dice import (
 )
 from .solver import (
     BLOCK,
-    TABLE_SHAPE,
     IntArray,
     Model,
     flat_table,
     last_roll_values,
     solve,
 )
-from .tables import CATEGORIES, UPPER_CAP, YAHTZEE_BIT, ScoreTables
+from .tables import UPPER_CAP, ScoreTables
 
 logger = logging.getLogger(__name__)
 
-_YAHTZEE = CATEGORIES.index(Category.YAHTZEE)
 _KIND_ORDER = {"score": 0, "keep": 1}
 TURN_CACHE_SIZE = 512
 """Turn-start states whose keep values a strategy keeps (7 KB each)."""
@@ -69,16 +65,20 @@ class Strategy:
     def __init__(self, rules: Rules, model: Model, table: FloatArray) -> None:
         self.rules = rules
         self.model = model
+        self.layout = layout = model.layout
         # The solver's functions read the table flattened; both names share the numbers.
         self._flat = flat_table(table)
         self._flat.flags.writeable = False
-        self.table: FloatArray = self._flat[: table.size].reshape(TABLE_SHAPE)
-        """Expected points still to come from each state (``TABLE_SHAPE``); NaN if impossible."""
+        self.table: FloatArray = self._flat[: table.size].reshape(layout.shape)
+        """Expected points still to come from each state (``layout.shape``); NaN if impossible."""
         # What advice reads, in the forms quickest to read one value at a time.
         tables = model.tables
         self._points: list[list[int]] = tables.points.tolist()
         self._bonus: list[list[int]] = tables.bonus.tolist()
         self._jokers = {int(r): j for j, r in enumerate(tables.joker_rolls.tolist())}
+        # The box whose 50 sets the Yahtzee-bonus flag (none without the bonus).
+        bit = layout.yahtzee_bit
+        self._yahtzee = bit.bit_length() - 1 if bit else None
         self._box_values = tuple(frozenset(box.values.tolist()) for box in model.boxes)
         # A turn asks for advice up to three times from the same state.
         self._turns = _TurnCache(TURN_CACHE_SIZE)
@@ -111,7 +111,7 @@ class Strategy:
         reachable = model.reachable()
         if values.shape != (int(reachable.sum()),) or not np.isfinite(values).all():
             raise ValueError("the saved strategy does not fit the states of the game")
-        table = np.full(TABLE_SHAPE, np.nan)
+        table = np.full(model.layout.shape, np.nan)
         table[reachable] = values
         return cls(rules, model, table)
 
@@ -146,14 +146,14 @@ class Strategy:
         """Every choice open with ``dice`` on the table, best first (see :func:`advise`)."""
         faces, total, scores, keeps = self._open_choices(card, dice, rolls_left)
         choices = [
-            Choice("score", total + value, category=CATEGORIES[c], points=points)
+            Choice("score", total + value, category=self.layout.categories[c], points=points)
             for c, points, value in scores
         ]
         choices.extend(
             Choice("keep", total + value, hold=_positions(faces, kept), kept=kept)
             for kept, value in keeps
         )
-        choices.sort(key=_rank)
+        choices.sort(key=lambda choice: _rank(choice, self.rules))
         return choices
 
     def best(self, card: Scorecard, dice: Iterable[int], rolls_left: int) -> Choice:
@@ -170,7 +170,7 @@ class Strategy:
             if keep_key < key:
                 hold = _positions(faces, kept)
                 return Choice("keep", total + keep_value, hold=hold, kept=kept)
-        return Choice("score", total + value, category=CATEGORIES[c], points=points)
+        return Choice("score", total + value, category=self.layout.categories[c], points=points)
 
     def advise_position(self, position: Position) -> list[Choice]:
         """Every choice open in ``position``, best first: :meth:`advise` of its card, dice and
@@ -232,11 +232,12 @@ class Strategy:
                 continue
             if points not in self._box_values[c]:
                 raise InvalidInputError(
-                    f"no roll writes {points} in {CATEGORIES[c].label}", code="invalid_card"
+                    f"no roll writes {points} in {self.layout.categories[c].label}",
+                    code="invalid_card",
                 )
             mask |= 1 << c
         up = min(card.upper_total, UPPER_CAP)
-        y = int(card.boxes[_YAHTZEE] == YAHTZEE_SCORE)
+        y = int(self._yahtzee is not None and card.boxes[self._yahtzee] == YAHTZEE_SCORE)
         if np.isnan(self.table[mask, up, y]):
             raise InvalidInputError("no game reaches this card", code="invalid_card")
         return mask, up, y
@@ -244,9 +245,10 @@ class Strategy:
     def _scores(self, mask: int, up: int, y: int, roll: int) -> Iterator[tuple[int, int, float]]:
         """For each box roll ``roll`` may be written in: the box, its points, and the expected
         points from here on (bonuses included) when it is written there."""
-        joker = self._jokers.get(roll) if mask & YAHTZEE_BIT else None
+        layout = self.layout
+        joker = self._jokers.get(roll) if mask & layout.yahtzee_bit else None
         bonus = self._bonus[y][roll]
-        for c, category in enumerate(CATEGORIES):
+        for c, category in enumerate(layout.categories):
             if mask >> c & 1:
                 continue
             if joker is None:
@@ -258,9 +260,9 @@ class Strategy:
             gained, after = points + bonus, (mask | 1 << c, up, y)
             if category.is_upper:
                 if up < UPPER_CAP <= up + points:
-                    gained += UPPER_BONUS
+                    gained += layout.upper_bonus
                 after = (mask | 1 << c, min(UPPER_CAP, up + points), y)
-            elif c == _YAHTZEE and points == YAHTZEE_SCORE:
+            elif c == self._yahtzee and points == YAHTZEE_SCORE:
                 after = (mask | 1 << c, up, 1)
             yield c, points, gained + float(self.table[after])
 
@@ -338,9 +340,9 @@ def _positions(faces: tuple[int, ...], kept: tuple[int, ...]) -> tuple[int, ...]
     return tuple(sorted(positions))
 
 
-def _rank(choice: Choice) -> tuple[float, int, int, tuple[int, ...]]:
+def _rank(choice: Choice, rules: Rules) -> tuple[float, int, int, tuple[int, ...]]:
     # Best first; equal values in a fixed order (scores in card order, then bigger keeps).
-    box = CATEGORIES.index(choice.category) if choice.category is not None else 0
+    box = rules.index(choice.category) if choice.category is not None else 0
     return (-choice.expected, _KIND_ORDER[choice.kind], box, tuple(-f for f in choice.kept))
 
 

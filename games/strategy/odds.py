@@ -67,7 +67,7 @@ prints the build time, size, load time and latency).
 The table is built layer by layer, backwards, like the strategy's values: a block
 of states at a time, their choices worked out (:mod:`.outcomes`), the chance of
 each final roll pushed through them, and the rolls summed into the few states
-that may follow (:data:`SLOTS`, 50 against 252 rolls) before those states' rows
+that may follow (:class:`_Slots`, 50 against 252 rolls) before those states' rows
 are read and multiplied, in blocks of :data:`ODDS_BLOCK` states on two threads, with
 the memory each block frees kept for the next (:mod:`.heap`). It takes 3-4 times as
 long as solving the strategy, 4-5 times its CPU (``benchmarks/odds.py`` measures
@@ -96,13 +96,9 @@ import numpy.typing as npt
 
 from games.engine.rules import (
     DICE_COUNT,
-    FULL_HOUSE_SCORE,
-    LARGE_STRAIGHT_SCORE,
     OFFICIAL,
     ROLLS_PER_TURN,
-    SMALL_STRAIGHT_SCORE,
-    YAHTZEE_BONUS,
-    Category,
+    UPPER,
     IllegalMoveError,
     InvalidInputError,
     Position,
@@ -125,8 +121,8 @@ from .outcomes import (
     choices,
     final_roll_chances,
 )
-from .solver import TABLE_SIZE, UPS, flat_index
-from .tables import BOX_COUNT, CATEGORIES, FULL_MASK, UPPER_CAP
+from .solver import Model, flat_index
+from .tables import UPPER_CAP, UPS, Layout
 
 logger = logging.getLogger(__name__)
 
@@ -136,12 +132,9 @@ ENDINGS: Final = 8
 """Ending ``4 * more + 2 * bonus + fifty``: a Yahtzee bonus earned from now on or not, the
 upper bonus made or not, 50 in the Yahtzee box or not."""
 _MOMENTS: Final = 4
-LUMPS: Final = tuple(
-    CATEGORIES.index(c)
-    for c in (Category.FULL_HOUSE, Category.SMALL_STRAIGHT, Category.LARGE_STRAIGHT)
-)
-"""Boxes that hold a fixed score or 0: the lumps of the distribution besides the endings."""
-_LUMP_POINTS: Final = (FULL_HOUSE_SCORE, SMALL_STRAIGHT_SCORE, LARGE_STRAIGHT_SCORE)
+LUMP_COUNT: Final = 3
+"""Lower boxes that hold a fixed score or 0, the lumps of the distribution besides the
+endings: Yahtzee's full house and straights; Yatzy's straights and Yatzy box."""
 _MEMO_SIZE: Final = 50_000
 _CHOICES_SIZE: Final = 2_048
 
@@ -256,13 +249,17 @@ class Odds:
         self.strategy = strategy
         self.rules = strategy.rules
         self.rows, count = compact_index(strategy)
-        if table.shape != (count, ENDINGS, _COLUMNS):
+        self.layout = strategy.layout
+        self._slots = _Slots.of(strategy.model)
+        if table.shape != (count, len(endings(self.layout)), _COLUMNS):
             raise ValueError("the odds table does not fit the states of the game")
         self.table = table
         """``(rows, 8, 7)`` float32: for each state's row (``rows[flat]``) and ending, the
         chance of the ending; the mean, variance and third central moment of the points to
-        come given it; and the chance, given it, that the full house, the small and the
-        large straight are still to be scored with their points (not 0)."""
+        come given it; and the chance, given it, that each lump box (the full house, the
+        small and the large straight) is still to be scored with its points (not 0).
+        Without a Yahtzee bonus (Yatzy) only the two endings that can happen are kept
+        (:func:`endings`), and the lumps are its straights and its Yatzy box."""
         self._memo: OrderedDict[int, FloatArray] = OrderedDict()
         self._choices: OrderedDict[int, Choices] = OrderedDict()
         self.win_turns: OrderedDict[tuple[object, ...], object] = OrderedDict()
@@ -315,7 +312,7 @@ class Odds:
                 self._memo.move_to_end(flat)
                 return memo
         mask = flat // (2 * UPS)
-        left = BOX_COUNT - mask.bit_count()
+        left = self.layout.box_count - mask.bit_count()
         if left == 0:
             result = _CERTAIN
         elif left > EXACT_BOXES:
@@ -365,12 +362,12 @@ class Odds:
     def prepare(self, flats: Iterable[int]) -> None:
         """Memoise the exact distributions of the states ``flats`` that have one, together
         (quicker than one by one: their turns are worked out in blocks)."""
+        full, count = self.layout.full_mask, self.layout.box_count
         self._exact(
             [
                 f
                 for f in set(flats)
-                if f // (2 * UPS) != FULL_MASK
-                and BOX_COUNT - (f // (2 * UPS)).bit_count() <= EXACT_BOXES
+                if f // (2 * UPS) != full and count - (f // (2 * UPS)).bit_count() <= EXACT_BOXES
             ]
         )
 
@@ -405,7 +402,12 @@ class Odds:
             }
             layers.append(turns)
             frontier = sorted(
-                {a for turn in turns.values() for _, _, a in turn if a // (2 * UPS) != FULL_MASK}
+                {
+                    a
+                    for turn in turns.values()
+                    for _, _, a in turn
+                    if a // (2 * UPS) != self.layout.full_mask
+                }
             )
         for turns in reversed(layers):
             for f, turn in turns.items():
@@ -417,7 +419,7 @@ class Odds:
 
     def known(self, flat: int) -> FloatArray:
         """:meth:`remaining`, quicker for a complete card or a state already memoised."""
-        if flat // (2 * UPS) == FULL_MASK:
+        if flat // (2 * UPS) == self.layout.full_mask:
             return _CERTAIN
         with self._lock:
             memo = self._memo.get(flat)
@@ -432,7 +434,7 @@ class Odds:
             # The lumps as independent chances of their fixed points, and their cumulants.
             lumped = np.ones(1)
             cumulants = np.zeros(3)
-            for p, points in zip(made, _LUMP_POINTS, strict=True):
+            for p, points in zip(made, self._slots.lump_points, strict=True):
                 if p <= 0:
                     continue
                 step = np.zeros(points + 1)
@@ -459,14 +461,13 @@ _CERTAIN: Final = np.ones(1)
 def _outcomes(gained: IntArray, after: IntArray, final: FloatArray) -> list[tuple[float, int, int]]:
     """``(chance, points, next state)`` for each distinct end of a turn (one state's columns)."""
     weights = final > 0
-    keys, inverse = np.unique(
-        gained[weights] * (TABLE_SIZE + 1) + after[weights], return_inverse=True
-    )
+    keys, inverse = np.unique(gained[weights] * _KEY + after[weights], return_inverse=True)
     chances = np.bincount(inverse.reshape(-1), weights=final[weights])
-    return [
-        (float(c), int(k // (TABLE_SIZE + 1)), int(k % (TABLE_SIZE + 1)))
-        for c, k in zip(chances, keys, strict=True)
-    ]
+    return [(float(c), int(k // _KEY), int(k % _KEY)) for c, k in zip(chances, keys, strict=True)]
+
+
+_KEY: Final = 1 << 24
+"""More than any flat state index (Yatzy's tables have 2^22 states): gained and state in one."""
 
 
 def _fields(chosen: Choices) -> tuple[IntArray, ...]:
@@ -547,9 +548,9 @@ def compact_index(strategy: Strategy) -> tuple[npt.NDArray[np.int32], int]:
     same as another (:class:`.solver.Layer`) shares its row, so the table is
     small enough to be read quickly. Unreachable states get row ``count``."""
     model = strategy.model
-    rows = np.full(TABLE_SIZE + 2 * UPS, -1, dtype=np.int32)
+    rows = np.full(model.layout.size + 2 * UPS, -1, dtype=np.int32)
     count = 0
-    for filled in range(BOX_COUNT, -1, -1):
+    for filled in range(model.layout.box_count, -1, -1):
         layer = model.layer(filled)
         solved = flat_index(layer.masks, layer.ups, layer.ys)
         rows[solved] = np.arange(count, count + len(solved), dtype=np.int32)
@@ -559,46 +560,79 @@ def compact_index(strategy: Strategy) -> tuple[npt.NDArray[np.int32], int]:
     return rows, count
 
 
-_COLUMNS: Final = _MOMENTS + len(LUMPS)
+_COLUMNS: Final = _MOMENTS + LUMP_COUNT
 
 
-#: Where a roll's score takes a state, by the box it is written in: the *slot* of the
-#: state that follows. An upper box has a slot for each count of its face in the roll
-#: (0-5: its points); a lower box two, for 0 points or more (so the Yahtzee box's two
-#: lead to the two states of 50 or 0, and a lump box's second slot is the event "scored
-#: with its fixed score"). All rolls in one slot lead to one state (a state reached from
-#: two slots, such as an upper total capped at 63, is read twice, which is harmless).
-_UPPER: Final = BOX_COUNT // 2
-SLOTS: Final = _UPPER * (DICE_COUNT + 1) + 2 * (BOX_COUNT - _UPPER)
+def endings(layout: Layout) -> tuple[int, ...]:
+    """The endings a preset's game can have: all eight under a Yahtzee bonus; without one
+    (Yatzy) no ending has the Yahtzee box at 50 (``y`` stays 0) or a bonus earned."""
+    return tuple(range(ENDINGS)) if layout.yahtzee_bit else (0, 2)
+
+
+_UPPER: Final = len(UPPER)
+
+
+@dataclass(frozen=True, eq=False)
+class _Slots:
+    """Where a roll's score takes a state, by the box it is written in: the *slot* of the
+    state that follows. An upper box has a slot for each count of its face in the roll
+    (0-5: its points); a lower box two, for 0 points or more (so the Yahtzee box's two
+    lead to the two states of 50 or 0, and a lump box's second slot is the event "scored
+    with its fixed score"). All rolls in one slot lead to one state (a state reached from
+    two slots, such as an upper total capped at 63, is read twice, which is harmless)."""
+
+    count: int
+    slot_of: IntArray
+    """``slot_of[box, roll]``: the slot of writing ``roll`` in ``box``, before the lower
+    boxes' "points or not"."""
+    lumps: tuple[int, ...]
+    """The lump boxes (see :data:`LUMP_COUNT`), in card order."""
+    lump_points: tuple[int, ...]
+    lump_slots: tuple[int, ...]
+    yahtzee_bonus: int
+
+    @classmethod
+    def of(cls, model: Model) -> _Slots:
+        """The slots of ``model``'s card."""
+        count = model.layout.box_count
+        lumps = tuple(
+            box.index
+            for box in model.boxes
+            if not box.upper and not box.yahtzee and len(box.values) == 2 and box.values[0] == 0
+        )
+        if len(lumps) != LUMP_COUNT:
+            raise ValueError(f"the odds expect {LUMP_COUNT} lump boxes, the card has {lumps}")
+        slot_of = np.array(
+            [
+                [box * (DICE_COUNT + 1) + ROLLS[roll].count(box + 1) for roll in range(len(ROLLS))]
+                if box < _UPPER
+                else [_lower_slot(box)] * len(ROLLS)
+                for box in range(count)
+            ],
+            dtype=np.int64,
+        )
+        return cls(
+            count=_UPPER * (DICE_COUNT + 1) + 2 * (count - _UPPER),
+            slot_of=slot_of,
+            lumps=lumps,
+            lump_points=tuple(int(model.boxes[box].values[1]) for box in lumps),
+            lump_slots=tuple(_lower_slot(box) + 1 for box in lumps),
+            yahtzee_bonus=model.tables.rules.yahtzee_bonus,
+        )
+
+    def of_rolls(self, chosen: Choices) -> IntArray:
+        """The slot of the state each roll leads to, ``(252, n)``."""
+        box = chosen.box
+        slots: IntArray = self.slot_of.ravel()[box * len(ROLLS) + np.arange(len(ROLLS))[:, None]]
+        # A lower box's points: it gets no upper bonus, only perhaps a Yahtzee bonus.
+        points = chosen.gained - self.yahtzee_bonus * chosen.bonus
+        slots += (box >= _UPPER) & (points > 0)
+        return slots
 
 
 def _lower_slot(box: int) -> int:
     """The first of a lower box's two slots (0 points; the next one: points)."""
     return _UPPER * (DICE_COUNT + 1) + 2 * (box - _UPPER)
-
-
-_LUMP_SLOTS: Final = tuple(_lower_slot(box) + 1 for box in LUMPS)
-#: ``_SLOT_OF[box, roll]``: the slot of writing ``roll`` in ``box``, before the lower
-#: boxes' "points or not".
-_SLOT_OF: Final = np.array(
-    [
-        [box * (DICE_COUNT + 1) + ROLLS[roll].count(box + 1) for roll in range(len(ROLLS))]
-        if box < _UPPER
-        else [_lower_slot(box)] * len(ROLLS)
-        for box in range(BOX_COUNT)
-    ],
-    dtype=np.int64,
-)
-
-
-def _slots(chosen: Choices) -> IntArray:
-    """The slot (see :data:`SLOTS`) of the state each roll leads to, ``(252, n)``."""
-    box = chosen.box
-    slots: IntArray = _SLOT_OF.ravel()[box * len(ROLLS) + np.arange(len(ROLLS))[:, None]]
-    # A lower box's points: it gets no upper bonus, only perhaps a Yahtzee bonus.
-    points = chosen.gained - YAHTZEE_BONUS * chosen.bonus
-    slots += (box >= _UPPER) & (points > 0)
-    return slots
 
 
 ODDS_BLOCK: Final = 1024
@@ -611,8 +645,11 @@ def build(strategy: Strategy, *, threads: int | None = None, block: int = ODDS_B
     if threads is None:
         threads = min(2, os.cpu_count() or 1)
     model = strategy.model
+    layout = model.layout
     values = strategy._flat
     rows, count = compact_index(strategy)
+    slotting = _Slots.of(model)
+    n_slots = slotting.count
     # One row per state, read in one gather: E[1_ending X^k] for each ending and k = 0..3,
     # then E[1_ending 1_lump] for each ending and lump, then the endings' chances again
     # (E[1_ending], side by side for the matrix product that needs them alone).
@@ -621,7 +658,7 @@ def build(strategy: Strategy, *, threads: int | None = None, block: int = ODDS_B
     # moving half the bytes halves the time; its sums keep six significant figures, more
     # than the fitted shapes need (the test against the Monte Carlo says so).
     data = np.zeros((count + 1, chances_at + ENDINGS), dtype=np.float32)
-    full = model.layer(BOX_COUNT)
+    full = model.layer(layout.box_count)
     ends = flat_index(full.masks, full.ups, full.ys)
     ending = 2 * (ends // 2 % UPS == UPPER_CAP) + ends % 2
     data[rows[ends], ending * _MOMENTS] = 1.0
@@ -632,32 +669,32 @@ def build(strategy: Strategy, *, threads: int | None = None, block: int = ODDS_B
         n = len(masks)
         chosen = choices(model, values, masks, ups, ys)
         chances = final_roll_chances(chosen)  # (252, n)
-        # The 252 rolls lead to at most SLOTS states: their weights are summed per slot
+        # The 252 rolls lead to at most n_slots states: their weights are summed per slot
         # first, so the table is read (and multiplied) once per state that may follow,
         # not once per roll. Rolls that earn a Yahtzee bonus are summed apart: they move
         # every ending to "more".
-        slots = _slots(chosen)
-        where = (np.arange(n)[None, :] * SLOTS + slots).ravel()
+        slots = slotting.of_rolls(chosen)
+        where = (np.arange(n)[None, :] * n_slots + slots).ravel()
         gained = chosen.gained.astype(np.float64).ravel()
         earns = chosen.bonus.ravel() > 0
         plain = np.where(earns, 0.0, chances.ravel())
-        weights = np.zeros((n, 2, _MOMENTS, SLOTS))
+        weights = np.zeros((n, 2, _MOMENTS, n_slots))
         power = plain
         for k in range(_MOMENTS):  # sum over rolls of chance x gained^k, per slot
-            weights[:, 0, k] = np.bincount(where, power, minlength=n * SLOTS).reshape(n, SLOTS)
+            weights[:, 0, k] = np.bincount(where, power, minlength=n * n_slots).reshape(n, n_slots)
             power = power * gained
         if earns.any():
             at, power = where[earns], chances.ravel()[earns]
             for k in range(_MOMENTS):
-                weights[:, 1, k] = np.bincount(at, power, minlength=n * SLOTS).reshape(n, SLOTS)
+                weights[:, 1, k] = np.bincount(at, power, minlength=n * n_slots).reshape(n, n_slots)
                 power = power * gained[earns]
-        following_rows = np.full((n, SLOTS), count, dtype=np.int32)  # An empty slot: zeros.
+        following_rows = np.full((n, n_slots), count, dtype=np.int32)  # An empty slot: zeros.
         following_rows.ravel()[where] = rows[chosen.after.ravel()]
-        following = data[following_rows]  # (n, SLOTS, columns)
+        following = data[following_rows]  # (n, n_slots, columns)
         # E[(g + X')^k] = sum_j C(k, j) E[g^(k-j) X'^j]: weighted sums of g^p X'^j, for
         # every state at once as a stack of small matrix products.
         weights32 = weights.astype(np.float32)
-        sums = np.matmul(weights32.reshape(n, 2 * _MOMENTS, SLOTS), following[:, :, :lumps_at])
+        sums = np.matmul(weights32.reshape(n, 2 * _MOMENTS, n_slots), following[:, :, :lumps_at])
         sums = _to_endings(sums.reshape(n, 2, _MOMENTS, ENDINGS, _MOMENTS), axis=3)
         result = np.zeros((n, ENDINGS, _MOMENTS))
         for k in range(_MOMENTS):
@@ -666,19 +703,19 @@ def build(strategy: Strategy, *, threads: int | None = None, block: int = ODDS_B
         # The chance of each ending with each lump box still to be filled with its fixed
         # score: this turn (its slot with points, times the chance of the ending from the
         # state that follows), or a later one.
-        split = weights32[:, :, 0]  # (n, 2, SLOTS): the chance of each slot
-        lump_slots = list(_LUMP_SLOTS)
+        split = weights32[:, :, 0]  # (n, 2, n_slots): the chance of each slot
+        lump_slots = list(slotting.lump_slots)
         now = split[:, :, lump_slots, None] * following[:, None, lump_slots, chances_at:]
         now = _to_endings(now.astype(np.float64), axis=3).transpose(0, 2, 1)  # (n, ending, lump)
         later = np.matmul(split, following[:, :, lumps_at:chances_at])
-        later = _to_endings(later.reshape(n, 2, ENDINGS, len(LUMPS)), axis=2)
+        later = _to_endings(later.reshape(n, 2, ENDINGS, LUMP_COUNT), axis=2)
         here = rows[flat_index(masks, ups, ys)]
         data[here, :lumps_at] = result.reshape(n, -1)
         data[here, lumps_at:chances_at] = (now + later).reshape(n, -1)
         data[here, chances_at:] = result[:, :, 0]
 
     with heap.keep_freed_memory(), ThreadPoolExecutor(threads) as pool:
-        for filled in range(BOX_COUNT - 1, -1, -1):
+        for filled in range(layout.box_count - 1, -1, -1):
             layer = model.layer(filled)
             blocks = [
                 (layer.masks[i : i + block], layer.ups[i : i + block], layer.ys[i : i + block])
@@ -692,11 +729,11 @@ def build(strategy: Strategy, *, threads: int | None = None, block: int = ODDS_B
     raw = np.concatenate(
         [
             data[:count, :lumps_at].reshape(count, ENDINGS, _MOMENTS),
-            data[:count, lumps_at:chances_at].reshape(count, ENDINGS, len(LUMPS)),
+            data[:count, lumps_at:chances_at].reshape(count, ENDINGS, LUMP_COUNT),
         ],
         axis=2,
     )
-    return _central(raw)
+    return _central(raw)[:, list(endings(layout))]
 
 
 def _to_endings(sums: FloatArray, axis: int) -> FloatArray:

@@ -27,22 +27,22 @@ from typing import Final, cast
 import numpy as np
 import numpy.typing as npt
 
-from games.engine.rules import UPPER_BONUS, YAHTZEE_SCORE, Category
+from games.engine.rules import UPPER, YAHTZEE_SCORE, Category
 
 from .dice import _TABLES, KEEP_OFFSET, LEVELS, ROLL_PROBABILITY, FloatArray, expect
-from .solver import UPS, Model, _Box, _Group
-from .tables import CATEGORIES, UPPER_CAP, YAHTZEE_BIT
+from .solver import Model, _Box, _Group
+from .tables import UPPER_CAP, UPS
 
 IntArray = npt.NDArray[np.int64]
 BoxArray = npt.NDArray[np.int8]
-"""Box numbers (0-12) while the best box is worked out: an eighth of the bytes to move."""
+"""Box numbers (0-14) while the best box is worked out: an eighth of the bytes to move."""
 KEEPS: Final = KEEP_OFFSET[-1]
 """462 keeps laid end to end; rolls are the last 252 (``ROLL_ROW + roll``)."""
 ROLL_ROW: Final = KEEP_OFFSET[-2]
 ROLL_COUNT: Final = len(LEVELS[-1])
 _FACES: Final = 6
-_UPPER_BOXES: Final = sum(c.is_upper for c in CATEGORIES)
-_YAHTZEE_BOX: Final = CATEGORIES.index(Category.YAHTZEE)
+_UPPER_BOXES: Final = len(UPPER)
+"""Every card starts with its upper boxes: box numbers below this are upper boxes."""
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ def _best_box(
     Each box is valued once per distinct score it can hold (six for Fives, two for a
     full house), then spread over the rolls; the first best box wins a tie."""
     n = len(masks)
-    joker_states = np.nonzero((masks & YAHTZEE_BIT) != 0)[0]
+    joker_states = np.nonzero((masks & model.layout.yahtzee_bit) != 0)[0]
     jokers = model.tables.joker_rolls
     joker_best = np.full((len(jokers), len(joker_states)), -np.inf)
     joker_box = np.zeros((len(jokers), len(joker_states)), dtype=np.int8)
@@ -96,10 +96,10 @@ def _best_box(
     worths: list[FloatArray] = [np.empty(0)] * len(model.boxes)
     for box in model.boxes:
         filled = (masks & box.bit) != 0
-        gain, nxt = _write(box, box.values[:, None], masks, ups, ys)
+        gain, nxt = _write(model, box, box.values[:, None], masks, ups, ys)
         worths[box.index] = np.where(filled[None, :], -np.inf, gain + values[nxt])
     best = np.full((ROLL_COUNT, n), -np.inf)
-    best_box = np.zeros((ROLL_COUNT, n), dtype=np.int8)  # 13 boxes: small numbers move fast.
+    best_box = np.zeros((ROLL_COUNT, n), dtype=np.int8)  # 13-15 boxes: small numbers move fast.
     for group in model.groups:
         rows, boxes = _group_best(group, worths)
         candidate, which = rows[group.by_roll], boxes[group.by_roll]
@@ -112,7 +112,7 @@ def _best_box(
             # A Yahtzee with the Yahtzee box filled is a Joker: boxes allowed by the card,
             # its own points there, and perhaps the Yahtzee bonus.
             points = box.values[box.by_joker][:, None]
-            gain, nxt = _write(box, points, m, u, y)
+            gain, nxt = _write(model, box, points, m, u, y)
             allowed = model.joker_allowed[m][:, box.index, :].T & ~filled[joker_states][None, :]
             bonus = model.tables.bonus[y[None, :], jokers[:, None]]
             candidate = np.where(allowed, gain + bonus + values[nxt], -np.inf)
@@ -160,7 +160,8 @@ def written_in(
     bonus = np.zeros_like(points)
     # Only a Yahtzee (six rolls) can be a Joker, and only once the Yahtzee box is filled:
     # those rows are written again with the Joker's points and any Yahtzee bonus.
-    filled = (masks & YAHTZEE_BIT) != 0
+    layout = model.layout
+    filled = (masks & layout.yahtzee_bit) != 0
     if filled.any():
         jokers = tables.joker_rolls
         number = np.arange(len(jokers))[:, None]
@@ -173,27 +174,30 @@ def written_in(
     new_up = np.where(upper, np.minimum(up + points, UPPER_CAP), up)
     crossed = upper & (up < UPPER_CAP) & (new_up == UPPER_CAP)
     flag = np.where(
-        (box == _YAHTZEE_BOX) & (points == YAHTZEE_SCORE), 1, ys.astype(np.int32)[None, :]
+        (_BITS[box] == layout.yahtzee_bit) & (points == YAHTZEE_SCORE),
+        1,
+        ys.astype(np.int32)[None, :],
     )
     after = ((masks.astype(np.int32)[None, :] | _BITS[box]) * UPS + new_up) * 2 + flag
-    gained = points + bonus + UPPER_BONUS * crossed
+    gained = points + bonus + layout.upper_bonus * crossed
     return gained.astype(np.int64), after.astype(np.int64), (bonus > 0).astype(np.int64)
 
 
 _ROLL_NUMBERS: Final = np.arange(ROLL_COUNT, dtype=np.int32)[:, None]
-_BITS: Final = (1 << np.arange(len(CATEGORIES))).astype(np.int32)
+_BITS: Final = (1 << np.arange(len(Category))).astype(np.int32)
 """``_BITS[box]``: the bit of ``box`` in a mask."""
 
 
 def _write(
-    box: _Box, points: IntArray, masks: IntArray, ups: IntArray, ys: IntArray
+    model: Model, box: _Box, points: IntArray, masks: IntArray, ups: IntArray, ys: IntArray
 ) -> tuple[IntArray, IntArray]:
     """Points earned and next flat index for writing ``points`` (a column) in ``box``."""
     base = (masks | box.bit)[None, :] * UPS
     if box.upper:
         new_up = np.minimum(ups[None, :] + points, UPPER_CAP)
         crossed = (ups[None, :] < UPPER_CAP) & (new_up == UPPER_CAP)
-        return points + UPPER_BONUS * crossed, (base + new_up) * 2 + ys[None, :]
+        bonus = model.layout.upper_bonus
+        return points + bonus * crossed, (base + new_up) * 2 + ys[None, :]
     flag = ys[None, :]
     if box.yahtzee:
         flag = np.where(points == YAHTZEE_SCORE, 1, flag)

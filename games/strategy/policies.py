@@ -37,6 +37,7 @@ from .winning import win_turn
 #: The hands Casual takes as soon as the dice show them and the box is open, best first.
 MADE_HANDS: Final = (
     Category.YAHTZEE,
+    Category.YATZY,
     Category.LARGE_STRAIGHT,
     Category.FULL_HOUSE,
     Category.SMALL_STRAIGHT,
@@ -84,8 +85,9 @@ def casual(position: Position) -> Move:
         face = max(counts, key=lambda f: (counts[f], f))
         return Move(hold=tuple(i for i, f in enumerate(faces) if f == face)[:4])
     # The most points now; on a tie the box highest on the card, the Yahtzee box last.
-    order = list(Category)
-    category = max(options, key=lambda c: (options[c], c is not Category.YAHTZEE, -order.index(c)))
+    order = position.rules.boxes
+    last = (Category.YAHTZEE, Category.YATZY)
+    category = max(options, key=lambda c: (options[c], c not in last, -order.index(c)))
     return Move(category=category)
 
 
@@ -100,7 +102,7 @@ def to_win(table: odds.Odds, position: Position, others: Sequence[odds.Seat]) ->
     turn = win_turn(table, table.state_of(card), card.total, others)
     box, kept, _ = turn.decide(position.dice, position.rolls_left)
     if box is not None:
-        return Move(category=list(Category)[box])
+        return Move(category=position.rules.boxes[box])
     free = list(position.dice)
     hold = []
     for face in kept:

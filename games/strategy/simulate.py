@@ -19,8 +19,8 @@ import numpy as np
 from .dice import ROLL_PROBABILITY
 from .engine import Strategy
 from .outcomes import TRANSITIONS, IntArray, choices
-from .solver import BLOCK, UPS
-from .tables import FULL_MASK
+from .solver import BLOCK
+from .tables import UPS
 
 _ROLL_CDF: Final = np.cumsum(ROLL_PROBABILITY)
 _KEEP_CDF: Final = np.cumsum(TRANSITIONS, axis=1)
@@ -51,8 +51,9 @@ def play_out(
     states = np.array(states, dtype=np.int64)
     totals = np.array(totals, dtype=np.int64)
     first = True
+    full_mask = strategy.layout.full_mask
     while True:
-        live = np.nonzero(states // (2 * UPS) != FULL_MASK)[0]
+        live = np.nonzero(states // (2 * UPS) != full_mask)[0]
         if not len(live):
             return totals
         unique, inverse = np.unique(states[live], return_inverse=True)

@@ -4,12 +4,14 @@ States
 ------
 Between turns all that matters for the rest of a solitaire game is
 
-* ``mask``: which of the 13 boxes are filled (a 13-bit number, see :mod:`.tables`);
+* ``mask``: which of the card's boxes are filled (13 bits for Yahtzee, 15 for Yatzy,
+  see :mod:`.tables`);
 * ``up``: the upper total so far, capped at 63 (beyond 63 the bonus is won and
   nothing more changes);
 * ``y``: 1 when the Yahtzee box holds 50. A later Yahtzee then earns the 100
   bonus; with 0 in the box it still is a Joker but earns nothing, so "filled
-  with 50" and "filled with 0" must be told apart.
+  with 50" and "filled with 0" must be told apart. Without a Yahtzee bonus
+  (Yatzy) ``y`` is always 0.
 
 Points already written do not change what is best from here on, so the value
 of a state is the expected number of points *still to come* (Yahtzee and
@@ -46,7 +48,7 @@ share a layer's blocks (numpy releases the GIL while it computes). Within a
 step the work is cut down further: keeps are valued one die at a time
 (:func:`.dice.expect`, :func:`.dice.best_keep`), boxes are compared in groups
 (:class:`_Group`), and a filled box reads a block of -inf instead of being
-masked (``FILLED``). About 3.5 s for a preset on two cores, where a loop over
+masked (see ``flat_table``). About 3.5 s for a preset on two cores, where a loop over
 states with numpy inside takes 30 s or more.
 """
 
@@ -61,41 +63,17 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from games.engine.rules import UPPER_BONUS, YAHTZEE_SCORE, Category
+from games.engine.rules import YAHTZEE_SCORE
 
 from .dice import ROLL_PROBABILITY, FloatArray, best_keep, expect
-from .tables import (
-    BOX_COUNT,
-    CATEGORIES,
-    FULL_MASK,
-    UPPER_CAP,
-    UPPER_MASK,
-    YAHTZEE_BIT,
-    ScoreTables,
-)
+from .tables import UPPER_CAP, UPS, Layout, ScoreTables
 
 IntArray = npt.NDArray[np.int64]
-UPS: Final = UPPER_CAP + 1
-"""Upper totals 0 to 63."""
-TABLE_SHAPE: Final = (FULL_MASK + 1, UPS, 2)
-"""The shape of a value table: mask, capped upper total, Yahtzee-bonus flag."""
-TABLE_SIZE: Final = (FULL_MASK + 1) * UPS * 2
-FILLED: Final = TABLE_SIZE
-"""Where a flat value table keeps a block of -inf, the value of writing in a filled box.
-
-Pointing filled boxes there costs nothing per state, where masking them would."""
+# A flat value table (flat_table) keeps a block of -inf after the states, at
+# ``layout.size``: the value of writing in a filled box. Pointing filled boxes there costs
+# nothing per state, where masking them would.
 BLOCK: Final = 512
 """States per block: (462 keeps x 512 states) of float64 is under 2 MB, one core's cache."""
-
-# Boxes are combined in this order when choosing where to write a roll (see _Group).
-_GROUPING: Final = (
-    ((Category.ONES, Category.TWOS), Category.THREES),
-    ((Category.FOURS, Category.FIVES), Category.SIXES),
-    (
-        (Category.THREE_OF_A_KIND, Category.FOUR_OF_A_KIND, Category.CHANCE),
-        (Category.FULL_HOUSE, Category.SMALL_STRAIGHT, Category.LARGE_STRAIGHT, Category.YAHTZEE),
-    ),
-)
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,6 +84,7 @@ class _Box:
     bit: int
     upper: bool
     yahtzee: bool
+    """Whether 50 here sets the Yahtzee-bonus flag (the Yahtzee box, under a bonus)."""
     values: IntArray
     """The distinct points this box can hold, ascending."""
     by_roll: npt.NDArray[np.intp]
@@ -121,7 +100,7 @@ class _Group:
     The best box for a roll is a maximum over 13 boxes for each of 252 rolls.
     But, say, Ones, Twos and Threes together score only 56 different ways
     (the counts of those faces), so their best is found for those 56 and then
-    looked up for each roll. Grouping the 13 boxes this way (``_GROUPING``)
+    looked up for each roll. Grouping the boxes this way (:func:`_grouping`)
     needs about a third of the work of the plain maximum.
     """
 
@@ -167,8 +146,8 @@ class _UpperBoxes:
     """``points[b, i, u]``: the points that writing earns now, upper bonus included."""
 
     @classmethod
-    def build(cls, boxes: Sequence[_Box]) -> _UpperBoxes:
-        """The tables for the upper ``boxes``."""
+    def build(cls, boxes: Sequence[_Box], bonus: int) -> _UpperBoxes:
+        """The tables for the upper ``boxes``, whose bonus is ``bonus``."""
         # Boxes with fewer possible values repeat their last; the extra rows are never read.
         width = max(len(box.values) for box in boxes)
         padded = [np.pad(box.values, (0, width - len(box.values)), "edge") for box in boxes]
@@ -179,7 +158,7 @@ class _UpperBoxes:
             tuple(box.index for box in boxes),
             np.array([box.bit for box in boxes], dtype=np.int64),
             np.minimum(ups + values, UPPER_CAP) * 2,
-            (values + UPPER_BONUS * crossed).astype(np.float64),
+            (values + bonus * crossed).astype(np.float64),
         )
 
 
@@ -208,6 +187,7 @@ class Model:
     """A preset's score tables, rearranged for the solver."""
 
     tables: ScoreTables
+    layout: Layout
     boxes: tuple[_Box, ...]
     groups: tuple[_Group, ...]
     same_as: IntArray
@@ -222,8 +202,9 @@ class Model:
     @classmethod
     def build(cls, tables: ScoreTables) -> Model:
         """The solver's view of ``tables``."""
+        layout = tables.layout
         boxes = []
-        for c, category in enumerate(CATEGORIES):
+        for c, category in enumerate(layout.categories):
             allowed_somewhere = tables.joker_allowed[:, :, c].any(axis=0)
             joker_values = tables.joker_points[c][allowed_somewhere]
             values = np.unique(np.concatenate([tables.points[c], joker_values]))
@@ -232,30 +213,20 @@ class Model:
                     index=c,
                     bit=1 << c,
                     upper=category.is_upper,
-                    yahtzee=category is Category.YAHTZEE,
+                    yahtzee=1 << c == layout.yahtzee_bit,
                     values=values,
                     by_roll=np.searchsorted(values, tables.points[c]).astype(np.intp),
                     by_joker=np.searchsorted(values, tables.joker_points[c]).astype(np.intp),
                 )
             )
 
-        def group(spec: object) -> _Group | _Box:
-            if isinstance(spec, Category):
-                return boxes[CATEGORIES.index(spec)]
-            assert isinstance(spec, tuple)
-            return _Group.build([group(part) for part in spec])
-
-        groups = []
-        for spec in _GROUPING:
-            built = group(spec)
-            assert isinstance(built, _Group)
-            groups.append(built)
+        groups = _grouping(boxes)
         covered = sorted(b.index for g in groups for b in _leaves(g))
-        assert covered == list(range(BOX_COUNT)), "_GROUPING must name every box once"
+        assert covered == list(range(layout.box_count)), "_grouping must take every box once"
 
-        same_as = np.full((UPPER_MASK + 1, UPS), -1, dtype=np.int64)
+        same_as = np.full((layout.upper_mask + 1, UPS), -1, dtype=np.int64)
         upper = [box for box in boxes if box.upper]
-        for subset in range(UPPER_MASK + 1):
+        for subset in range(layout.upper_mask + 1):
             totals = {0}  # What the filled upper boxes can hold (capped)...
             still = {0}  # ... and what the empty ones can still add.
             for box in upper:
@@ -271,23 +242,25 @@ class Model:
                 same_as[subset, up] = solved.setdefault(need, up)
         return cls(
             tables,
+            layout,
             tuple(boxes),
-            tuple(groups),
+            groups,
             same_as,
-            _UpperBoxes.build(upper),
+            _UpperBoxes.build(upper, layout.upper_bonus),
             np.ascontiguousarray(tables.joker_allowed.transpose(0, 2, 1)),
             tables.bonus[:, tables.joker_rolls].astype(np.float64),
         )
 
     def layer(self, filled: int) -> Layer:
         """The states with ``filled`` boxes filled that can occur in a game."""
-        masks = np.arange(FULL_MASK + 1, dtype=np.int64)
+        layout = self.layout
+        masks = np.arange(layout.full_mask + 1, dtype=np.int64)
         masks = masks[np.bitwise_count(masks) == filled]
-        same_as = self.same_as[masks & UPPER_MASK]  # (masks, ups)
+        same_as = self.same_as[masks & layout.upper_mask]  # (masks, ups)
         solve = same_as == np.arange(UPS)[None, :]
         copy = (same_as >= 0) & ~solve
 
-        with_y = (masks & YAHTZEE_BIT) != 0
+        with_y = (masks & layout.yahtzee_bit) != 0
         solve_y = np.stack([solve, solve & with_y[:, None]], axis=2)  # y=1: Yahtzee holds 50
         m, u, y = np.nonzero(solve_y)
         copy_y = np.stack([copy, copy & with_y[:, None]], axis=2)
@@ -301,10 +274,29 @@ class Model:
         )
 
     def reachable(self) -> npt.NDArray[np.bool_]:
-        """Which states can occur, shaped ``TABLE_SHAPE``."""
-        masks = np.arange(FULL_MASK + 1)
-        ok = self.same_as[masks & UPPER_MASK] >= 0
-        return np.stack([ok, ok & ((masks & YAHTZEE_BIT) != 0)[:, None]], axis=2)
+        """Which states can occur, shaped ``layout.shape``."""
+        layout = self.layout
+        masks = np.arange(layout.full_mask + 1)
+        ok = self.same_as[masks & layout.upper_mask] >= 0
+        return np.stack([ok, ok & ((masks & layout.yahtzee_bit) != 0)[:, None]], axis=2)
+
+
+def _grouping(boxes: Sequence[_Box]) -> tuple[_Group, ...]:
+    """The boxes in the groups the best box is found by (see :class:`_Group`), in card order
+    within each: Ones to Threes, Fours to Sixes, and the lower boxes as two parts, those
+    that score many ways (Chance, the kinds) and those that score a fixed amount or 0
+    (the straights, Yahtzee's full house, the Yahtzee box)."""
+    upper = [box for box in boxes if box.upper]
+    many = [box for box in boxes if not box.upper and len(box.values) > 2]
+    fixed = [box for box in boxes if not box.upper and len(box.values) <= 2]
+    lower = _Group.build(
+        [_Group.build(part) if len(part) > 1 else part[0] for part in (many, fixed)]
+    )
+    return (
+        _Group.build([_Group.build(upper[:2]), upper[2]]),
+        _Group.build([_Group.build(upper[3:5]), upper[5]]),
+        lower,
+    )
 
 
 def _leaves(group: _Group) -> list[_Box]:
@@ -325,11 +317,13 @@ def last_roll_values(
     of the state that follows. ``values`` is a flat value table (see
     :func:`flat_table`); only states with one more box filled are read.
     """
-    written: list[FloatArray] = [np.empty(0)] * BOX_COUNT
-    # Filled boxes read the block of -inf at FILLED instead of a state.
+    layout = model.layout
+    written: list[FloatArray] = [np.empty(0)] * layout.box_count
+    # Filled boxes read the block of -inf after the states (at layout.size) instead of one.
+    filled_at = layout.size
     upper = model.upper
     filled = (masks[None, :] & upper.bits[:, None]) != 0
-    base = np.where(filled, FILLED, (masks[None, :] | upper.bits[:, None]) * (2 * UPS))
+    base = np.where(filled, filled_at, (masks[None, :] | upper.bits[:, None]) * (2 * UPS))
     base += ys[None, :]
     at = base[:, None, :] + np.take(upper.shift, ups, axis=2)
     upper_written = np.take(upper.points, ups, axis=2) + values[at]
@@ -338,7 +332,7 @@ def last_roll_values(
     for box in model.boxes:
         if box.upper:
             continue
-        base = np.where((masks & box.bit) != 0, FILLED, (masks | box.bit) * (2 * UPS)) + ups * 2
+        base = np.where((masks & box.bit) != 0, filled_at, (masks | box.bit) * (2 * UPS)) + ups * 2
         if box.yahtzee:
             # 50 in the Yahtzee box makes later Yahtzees earn the bonus; 0 does not.
             flag = np.where(box.values[:, None] == YAHTZEE_SCORE, 1, ys[None, :])
@@ -351,11 +345,11 @@ def last_roll_values(
     for group, rows in zip(model.groups[1:], parts[1:], strict=True):
         np.maximum(last, rows[group.by_roll], out=last)
 
-    has_yahtzee = (masks & YAHTZEE_BIT) != 0
-    if has_yahtzee.any():
+    jokers = model.tables.joker_rolls
+    has_yahtzee = (masks & layout.yahtzee_bit) != 0
+    if len(jokers) and has_yahtzee.any():
         # A Yahtzee with the Yahtzee box filled is a Joker: the boxes it may go in depend
         # on the card, and it may earn the bonus.
-        jokers = model.tables.joker_rolls
         allowed = np.moveaxis(model.joker_allowed[masks], 0, -1)  # (box, joker, state)
         choices = np.stack([written[box.index][box.by_joker] for box in model.boxes])
         best = np.where(allowed, choices, -np.inf).max(axis=0)
@@ -382,21 +376,23 @@ def flat_index(masks: IntArray, ups: IntArray, ys: IntArray) -> IntArray:
 
 
 def flat_table(table: FloatArray) -> FloatArray:
-    """``table`` (``TABLE_SHAPE``) flattened, followed by the block of -inf at ``FILLED``."""
-    flat = np.full(TABLE_SIZE + 2 * UPS, -np.inf)
-    flat[:TABLE_SIZE] = table.reshape(-1)
+    """``table`` (``layout.shape``) flattened, followed by the block of -inf where a filled
+    box is read (at ``table.size``)."""
+    flat = np.full(table.size + 2 * UPS, -np.inf)
+    flat[: table.size] = table.reshape(-1)
     return flat
 
 
 def solve(model: Model, *, threads: int | None = None, block: int = BLOCK) -> FloatArray:
-    """The value of every state, shaped ``TABLE_SHAPE``; NaN where a state cannot occur.
+    """The value of every state, shaped ``model.layout.shape``; NaN where a state cannot occur.
 
     ``threads`` defaults to two (or one on a single-core machine).
     """
     if threads is None:
         threads = min(2, os.cpu_count() or 1)
-    values = flat_table(np.full(TABLE_SHAPE, np.nan))
-    full = model.layer(BOX_COUNT)
+    layout = model.layout
+    values = flat_table(np.full(layout.shape, np.nan))
+    full = model.layer(layout.box_count)
     values[flat_index(full.masks, full.ups, full.ys)] = 0.0
     values[full.copy_to] = 0.0
 
@@ -405,7 +401,7 @@ def solve(model: Model, *, threads: int | None = None, block: int = BLOCK) -> Fl
         values[flat_index(masks, ups, ys)] = turn_start_values(model, values, masks, ups, ys)
 
     with ThreadPoolExecutor(threads) as pool:
-        for filled in range(BOX_COUNT - 1, -1, -1):
+        for filled in range(layout.box_count - 1, -1, -1):
             layer = model.layer(filled)
             blocks = [
                 (layer.masks[i : i + block], layer.ups[i : i + block], layer.ys[i : i + block])
@@ -414,4 +410,4 @@ def solve(model: Model, *, threads: int | None = None, block: int = BLOCK) -> Fl
             # list() waits for the whole layer: the next one reads its values.
             list(pool.map(solve_block, blocks))
             values[layer.copy_to] = values[layer.copy_from]
-    return values[:TABLE_SIZE].reshape(TABLE_SHAPE).copy()
+    return values[: layout.size].reshape(layout.shape).copy()

@@ -42,8 +42,7 @@ from .dice import (
 )
 from .odds import SHARE_TOP, Odds, Seat, share_by_total
 from .outcomes import ROLL_COUNT, IntArray, _best_keep, decision, written_in
-from .solver import UPS
-from .tables import BOX_COUNT, YAHTZEE_BIT
+from .tables import UPS
 
 _WIN_TURNS: Final = 64
 _POINTS_WEIGHT: Final = 1e-6 / 2_000
@@ -68,7 +67,7 @@ class WinTurn:
     after: IntArray
     """The state that follows writing each roll in its box."""
     scored: FloatArray
-    """``(13, 252)``: the chance to win after writing roll ``r`` in box ``b`` (-1: not open)."""
+    """``(boxes, 252)``: the chance to win after writing roll ``r`` in box ``b`` (-1: not open)."""
     keeps_1: FloatArray
     """``(462,)``: the chance to win of each keep with one roll left (laid end to end)."""
     keeps_2: FloatArray
@@ -118,10 +117,11 @@ def win_turn(table: Odds, flat: int, total: int, others: Sequence[Seat]) -> WinT
         for value in (flat // (2 * UPS), flat // 2 % UPS, flat % 2)
     ]
     mask = int(states[0][0])
-    joker = (mask & YAHTZEE_BIT) != 0
+    layout = model.layout
+    joker = (mask & layout.yahtzee_bit) != 0
     jokers = model.tables.joker_rolls
     ends: dict[int, tuple[IntArray, IntArray, npt.NDArray[np.bool_]]] = {}
-    for c in range(BOX_COUNT):
+    for c in range(layout.box_count):
         if mask >> c & 1:
             continue
         box = np.full((ROLL_COUNT, 1), c, dtype=np.int64)
@@ -131,8 +131,8 @@ def win_turn(table: Odds, flat: int, total: int, others: Sequence[Seat]) -> WinT
             legal[jokers] = model.joker_allowed[mask, c, :]
         ends[c] = (gained[:, 0], after[:, 0], legal)
     table.prepare(a for _, after, _ in ends.values() for a in np.unique(after).tolist())
-    scored = np.full((BOX_COUNT, ROLL_COUNT), -1.0)
-    points = np.full((BOX_COUNT, ROLL_COUNT), -np.inf)
+    scored = np.full((layout.box_count, ROLL_COUNT), -1.0)
+    points = np.full((layout.box_count, ROLL_COUNT), -np.inf)
     worth: dict[tuple[int, int], float] = {}
     values = table.strategy._flat
     for c, (gained, after, legal) in ends.items():

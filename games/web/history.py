@@ -39,9 +39,15 @@ class Seat:
 
     @property
     def yahtzees(self) -> int:
-        """Yahtzees rolled and scored as such: 50 in the Yahtzee box, and each bonus check."""
-        scored = self.card[rules.Category.YAHTZEE] == rules.YAHTZEE_SCORE
+        """Yahtzees rolled and scored as such: 50 in the Yahtzee (or Yatzy) box, and each bonus
+        check."""
+        five = next(c for c in self.card.rules.boxes if c in FIVE_OF_A_KIND)
+        scored = self.card[five] == rules.YAHTZEE_SCORE
         return int(scored) + self.card.yahtzee_bonus_count
+
+
+#: The box five of a kind scores 50 in, under each preset: Yahtzee's or Yatzy's.
+FIVE_OF_A_KIND = (rules.Category.YAHTZEE, rules.Category.YATZY)
 
 
 @dataclass(frozen=True)

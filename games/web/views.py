@@ -104,7 +104,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "form": form,
             "live_games": live_games,
             "sections": sections,
-            "presets": rules.PRESETS.values(),
+            "presets": [preset for preset in rules.PRESETS.values() if preset.joker],
         },
         status=status,
     )
@@ -130,14 +130,17 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
         request.build_absolute_uri(reverse("room", args=[game.code])),
         settings.YAHTZEE_LAN_ADDRESS,
     )
+    preset = game.rules
     config = {
         "code": game.code,
         "websocket": f"/ws/games/{game.code}/",
+        # The boxes of this room's card (its preset's), in the card's order.
         "categories": [
-            {"id": c.value, "label": c.label, "upper": c.is_upper} for c in rules.Category
+            {"id": c.value, "label": c.label, "upper": c.is_upper} for c in preset.boxes
         ],
         "upperBonusThreshold": rules.UPPER_BONUS_THRESHOLD,
-        "upperBonus": rules.UPPER_BONUS,
+        "upperBonus": preset.upper_bonus,
+        "yahtzeeBonus": preset.yahtzee_bonus,
         "maxNameLength": NAME_MAX_LENGTH,
     }
     return render(
@@ -217,7 +220,7 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
             "ranking": _ranking(summary.seats),
             "moment": told.moments[start],
             "dice": told.moments[start].dice or [None] * rules.DICE_COUNT,
-            "rows": card_rows(cards),
+            "rows": card_rows(cards, game.rules),
             "totals": [card["total"] for card in cards],
             "moment_count": len(told.moments),
             # Moments are numbered on the page as in their links (?at=): by their place in the log.
@@ -230,7 +233,11 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
             "same_dice": _same_dice(game) if len(told.names) == 1 else None,
             "moves": move_list(told, judged.decisions),
             # The chart module escapes every name it draws: its SVG goes in as it is.
-            "chart": mark_safe(charts.running_totals_chart(series, id_prefix="totals")),
+            "chart": mark_safe(
+                charts.running_totals_chart(
+                    series, rounds=len(game.rules.boxes), id_prefix="totals"
+                )
+            ),
             "chances_chart": (
                 mark_safe(charts.win_chances_chart(told.names, odds.chances, odds.rounds, marks))
                 if odds
@@ -414,12 +421,21 @@ def rules_page(request: HttpRequest) -> HttpResponse:
         "yahtzee": rules.YAHTZEE_SCORE,
         "yahtzee_bonus": rules.YAHTZEE_BONUS,
     }
+    example = (2, 2, 3, 3, 3)
+    yatzy_boxes = [
+        {"label": c.label, "id": c.value, "how": YATZY_HOW_TO[c], "example": points}
+        for c, points in rules.Scorecard(rules.YATZY).options(example).items()
+    ]
     return render(
         request,
         "games/rules.html",
         {
-            "categories": list(rules.Category),
-            "presets": rules.PRESETS.values(),
+            "yatzy": rules.YATZY,
+            "yatzy_boxes": yatzy_boxes,
+            "yatzy_example": example,
+            "categories": rules.OFFICIAL.boxes,
+            # The Joker section compares the presets that have one (Yahtzee's).
+            "presets": [preset for preset in rules.PRESETS.values() if preset.joker],
             "numbers": numbers,
         },
     )
@@ -439,6 +455,22 @@ BOX_HOW_TO = {
     rules.Category.LARGE_STRAIGHT: f"Five in a row, 1-5 or 2-6: {rules.LARGE_STRAIGHT_SCORE}.",
     rules.Category.YAHTZEE: f"All five dice alike: {rules.YAHTZEE_SCORE}.",
     rules.Category.CHANCE: "Anything at all: the sum of all five dice.",
+}
+
+#: How each box of Yatzy's card scores, in the words of the rules page.
+YATZY_HOW_TO = {
+    **{c: BOX_HOW_TO[c] for c in rules.UPPER},
+    rules.Category.ONE_PAIR: "Two dice alike: the two dice of the highest pair.",
+    rules.Category.TWO_PAIRS: "Two pairs of different faces: those four dice. A full house holds "
+    "two pairs; four alike do not.",
+    rules.Category.THREE_OF_A_KIND: "Three dice alike: those three dice only.",
+    rules.Category.FOUR_OF_A_KIND: "Four dice alike: those four dice only.",
+    rules.Category.SMALL_STRAIGHT: f"1-2-3-4-5: {rules.YATZY_SMALL_STRAIGHT}.",
+    rules.Category.LARGE_STRAIGHT: f"2-3-4-5-6: {rules.YATZY_LARGE_STRAIGHT}.",
+    rules.Category.FULL_HOUSE: "Three of one face and two of another: the sum of all five dice. "
+    "Five alike is not a full house.",
+    rules.Category.CHANCE: BOX_HOW_TO[rules.Category.CHANCE],
+    rules.Category.YATZY: f"All five dice alike: {rules.YAHTZEE_SCORE}.",
 }
 
 

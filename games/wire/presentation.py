@@ -19,12 +19,24 @@ import msgspec
 
 from games.engine import codec, events, replay, rules
 
-#: The thirteen box names, in the card's order: :class:`games.engine.rules.Category`'s values.
+#: Every box name of every preset: :class:`games.engine.rules.Category`'s values.
 BOX_NAMES: Final = [category.value for category in rules.Category]
-#: What each box scores, by box name: every box (a card) or some (a roll's options).
+#: Each preset's card, as its box names in card order (the Yahtzee presets share one).
+CARDS: Final = list(
+    {tuple(c.value for c in preset.boxes): None for preset in rules.PRESETS.values()}
+)
+#: What each box scores, by box name: every box of a preset's card (a card) or some (a roll's
+#: options).
 AllBoxes: TypeAlias = Annotated[
     dict[rules.Category, int | None],
-    msgspec.Meta(extra_json_schema={"propertyNames": {"enum": BOX_NAMES}, "required": BOX_NAMES}),
+    msgspec.Meta(
+        extra_json_schema={
+            "propertyNames": {"enum": BOX_NAMES},
+            "anyOf": [
+                {"required": list(card), "propertyNames": {"enum": list(card)}} for card in CARDS
+            ],
+        }
+    ),
 ]
 SomeBoxes: TypeAlias = Annotated[
     dict[rules.Category, int],
@@ -156,9 +168,9 @@ def logged_message(logged: events.Logged, names: Sequence[str]) -> dict[str, Any
 
 
 def card_of(card: rules.Scorecard) -> Card:
-    """A scorecard as clients see it: every box, and the totals."""
+    """A scorecard as clients see it: every box of its preset's card, and the totals."""
     return Card(
-        boxes={c: card[c] for c in rules.Category},
+        boxes={c: card[c] for c in card.rules.boxes},
         upper_total=card.upper_total,
         upper_bonus=card.upper_bonus,
         yahtzee_bonus_count=card.yahtzee_bonus_count,

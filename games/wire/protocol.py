@@ -400,7 +400,7 @@ class CreateGame(msgspec.Struct, frozen=True, kw_only=True):
 
     #: Your display name: with it you take seat 0 as host.
     name: str | None = None
-    #: The rules: ``official`` (forced Joker) or ``free_joker``.
+    #: The rules: ``official`` (forced Joker), ``free_joker`` or ``yatzy`` (the Scandinavian game).
     preset: str = "official"
     #: How many players may sit down, 1 to 6.
     seats: int = 6
@@ -443,7 +443,7 @@ class ApiError(msgspec.Struct, frozen=True, kw_only=True):
 
 CREATE_GAME_ERRORS: Final = {
     "name": ("invalid_name", "a name is some text"),
-    "preset": ("unknown_rules", "preset is official or free_joker"),
+    "preset": ("unknown_rules", f"preset is one of {', '.join(rules.PRESETS)}"),
     "seats": ("invalid_seats", "seats is a whole number from 1 to 6"),
     "turn_seconds": (
         "invalid_turn_seconds",

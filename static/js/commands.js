@@ -31,7 +31,8 @@ const ALIASES = {
   "fh": "full_house", "house": "full_house",
   "ss": "small_straight", "sm": "small_straight", "smstraight": "small_straight", "small": "small_straight",
   "ls": "large_straight", "lg": "large_straight", "lgstraight": "large_straight", "large": "large_straight",
-  "y": "yahtzee",
+  "y": ["yahtzee", "yatzy"],
+  "pair": "one_pair", "1pair": "one_pair", "2pairs": "two_pairs", "pairs": "two_pairs",
 };
 
 const squash = (text) => text.toLowerCase().replace(/[^a-z0-9]/g, "");
@@ -40,7 +41,9 @@ const squash = (text) => text.toLowerCase().replace(/[^a-z0-9]/g, "");
 export function findCategory(text, categories) {
   const wanted = squash(text);
   if (!wanted) return { error: "Score which box? For example: score fives" };
-  if (ALIASES[wanted]) return { category: ALIASES[wanted] };
+  // An alias names a box of this room's card (Yahtzee's or Yatzy's).
+  const aliased = [ALIASES[wanted] || []].flat().find((id) => categories.some((c) => c.id === id));
+  if (aliased) return { category: aliased };
   const exact = categories.find((c) => squash(c.id) === wanted || squash(c.label) === wanted);
   if (exact) return { category: exact.id };
   const matches = categories.filter((c) => squash(c.label).startsWith(wanted) || squash(c.id).startsWith(wanted));

@@ -583,7 +583,7 @@ function renderStatus() {
   else if (game.status === "finished") text = "Finished";
   else if (game.status === "abandoned") text = "Abandoned: the game ended unfinished";
   else if (!state.turn) text = "Roll-off";
-  else text = `Round ${game.round} of 13 · ${myTurn() ? "your turn" : `${nameOf(state.turn.seat)}'s turn`}`;
+  else text = `Round ${game.round} of ${categories.length} · ${myTurn() ? "your turn" : `${nameOf(state.turn.seat)}'s turn`}`;
   const watching = state.watchers ? ` · ${state.watchers} watching` : "";
   $("room-status").textContent = text + watching + (you() ? "" : " · you are watching");
   // A solo room never has a clock: saying so there would be noise.
@@ -847,7 +847,8 @@ function renderCards() {
   row("Upper total", players.map((p) => upperCell(p.card)), "scorecard__sum");
   row(`Bonus (${config.upperBonus})`, players.map((p) => el("td", {}, p.card.upper_bonus ? String(p.card.upper_bonus) : "")), "scorecard__sum");
   categories.filter((c) => !c.upper).forEach(boxRow);
-  row("Yahtzee bonus", players.map((p) => yahtzeeBonusCell(p.card)), "scorecard__sum");
+  // Yatzy's card has no Yahtzee bonus, so no row for one.
+  if (config.yahtzeeBonus) row("Yahtzee bonus", players.map((p) => yahtzeeBonusCell(p.card)), "scorecard__sum");
   row("Lower total", players.map((p) => el("td", {}, String(p.card.lower_total))), "scorecard__sum");
   table.append(body);
 

@@ -17,7 +17,7 @@ PASSWORD = "correct horse battery staple"
 # Every turn throws 2 3 4 5 5, written in the boxes in card order: twos 2, threes 3,
 # fours 4, fives 10, small straight 30, chance 19, zero elsewhere.
 FACES = [2, 3, 4, 5, 5]
-BOXES = [c.value for c in rules.Category]  # Card order.
+BOXES = [c.value for c in rules.YAHTZEE_BOXES]  # Card order.
 FINAL_TOTAL = 68
 
 

@@ -173,6 +173,24 @@ describe("findCategory", () => {
     assert.deepEqual(findCategory("fh", CATEGORIES), { category: "full_house" });
     assert.deepEqual(findCategory("", CATEGORIES), { error: "Score which box? For example: score fives" });
   });
+
+  test("on a Yatzy card it reads Yatzy's boxes, and an alias means the box this card has", () => {
+    const yatzy = [
+      ...CATEGORIES.filter((c) => c.upper),
+      { id: "one_pair", label: "One pair", upper: false },
+      { id: "two_pairs", label: "Two pairs", upper: false },
+      ...CATEGORIES.filter((c) => !c.upper && c.id !== "yahtzee"),
+      { id: "yatzy", label: "Yatzy", upper: false },
+    ];
+    assert.deepEqual(findCategory("y", yatzy), { category: "yatzy" });
+    assert.deepEqual(findCategory("y", CATEGORIES), { category: "yahtzee" });
+    assert.deepEqual(findCategory("two pairs", yatzy), { category: "two_pairs" });
+    assert.deepEqual(findCategory("pair", yatzy), { category: "one_pair" });
+    assert.deepEqual(findCategory("fh", yatzy), { category: "full_house" });
+    assert.deepEqual(findCategory("yahtzee", yatzy).error.startsWith('There is no box called "yahtzee"'), true);
+    // Yahtzee's card has no pairs: the alias names nothing there.
+    assert.deepEqual(findCategory("pairs", CATEGORIES).error.startsWith("There is no box"), true);
+  });
 });
 
 describe("parse: say and chat", () => {

@@ -26,7 +26,7 @@ from games.engine.events import (
     WentAway,
 )
 from games.engine.room import AWAY_AFTER, Options, Room, RoomError, Seat, Status
-from games.engine.rules import FREE_JOKER, Category, RuleError
+from games.engine.rules import FREE_JOKER, YAHTZEE_BOXES, Category, RuleError
 
 SIXES = (6, 6, 6, 6, 6)
 ONES = (1, 1, 1, 1, 1)
@@ -262,7 +262,7 @@ def test_a_play_command_goes_through_to_the_rules_marked_by_whom_made_it() -> No
 
 def test_the_last_score_finishes_the_game() -> None:
     room = started("ana")
-    for box in Category:
+    for box in YAHTZEE_BOXES:
         room = room.roll(0, SIXES).room
         progress = room.score(0, box)
         room = progress.room
@@ -285,7 +285,7 @@ def test_leaving_in_play_skips_the_seat_and_the_bots_go_with_the_last_person() -
 
 def test_the_bots_do_not_leave_a_game_their_last_person_ended_by_leaving() -> None:
     room = started("ana", bots=("optimal",), first=1)
-    for box in Category:  # The bot fills its card; Ana has one box to go.
+    for box in YAHTZEE_BOXES:  # The bot fills its card; Ana has one box to go.
         room = room.roll(1, SIXES).room.score(1, box).room
         if box is not Category.CHANCE:
             room = room.roll(0, ONES).room.score(0, box).room
@@ -318,7 +318,7 @@ def test_option_refusals() -> None:
     over = started("ana").leave(0).room
     refused(over, lambda r: r.set_coach(0, True), "not_a_player")
     finished = started("ana", "ben").leave(1).room
-    for box in Category:
+    for box in YAHTZEE_BOXES:
         finished = finished.roll(0, SIXES).room.score(0, box).room
     refused(finished, lambda r: r.set_coach(0, True), "game_over")
     refused(finished, lambda r: r.set_bot_pace(0, "quick"), "game_over")

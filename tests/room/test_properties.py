@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from games.engine import events
 from games.engine.replay import replay, steps
 from games.engine.room import BOT_NAMES, BOT_PACES, Room, RoomProgress, Status
-from games.engine.rules import PRESETS, Category, RuleError
+from games.engine.rules import PRESETS, YAHTZEE_BOXES, Category, RuleError
 
 GAMES = settings(max_examples=120, deadline=None)
 NAMES = ("ana", "ben", "cy", "dee", "eve")
@@ -47,7 +47,7 @@ def _roll(rng: random.Random, room: Room) -> RoomProgress:
 
 def _box(rng: random.Random, room: Room, seat: int) -> Category:
     """A box the dice on the table may go in mostly, else any box."""
-    game, boxes = room.game, list(Category)
+    game, boxes = room.game, list(YAHTZEE_BOXES)
     if game is not None and game.turn.dice is not None and seat < game.players:
         boxes = list(game.cards[seat].options(game.turn.dice)) or boxes
     return rng.choice(boxes)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engine.rules import FREE_JOKER, OFFICIAL, Category, Scorecard, box_score
+from games.engine.rules import FREE_JOKER, OFFICIAL, YAHTZEE_BOXES, Category, Scorecard, box_score
 
 from .helpers import dice
 
@@ -55,11 +55,11 @@ HAND_CHECKED = {
 
 
 def _as_options(points: tuple[int, ...]) -> dict[Category, int]:
-    return dict(zip(Category, points, strict=True))
+    return dict(zip(YAHTZEE_BOXES, points, strict=True))
 
 
 def test_csv_header_names_every_box_in_card_order() -> None:
-    assert ["dice", *(c.value for c in Category)] == HEADER
+    assert ["dice", *(c.value for c in YAHTZEE_BOXES)] == HEADER
 
 
 def test_csv_has_one_row_per_multiset_of_five_dice() -> None:
@@ -84,21 +84,21 @@ def test_csv_is_what_the_generator_writes() -> None:
 @pytest.mark.parametrize(("roll", "expected"), HAND_CHECKED.items(), ids=HAND_CHECKED)
 def test_hand_checked_rows(roll: str, expected: tuple[int, ...]) -> None:
     assert TABLE[roll] == expected
-    assert {c: box_score(c, dice(roll)) for c in Category} == _as_options(expected)
+    assert {c: box_score(c, dice(roll)) for c in YAHTZEE_BOXES} == _as_options(expected)
 
 
 @pytest.mark.parametrize(("roll", "expected"), TABLE.items(), ids=TABLE)
 def test_box_score_and_options_in_every_order(roll: str, expected: tuple[int, ...]) -> None:
     answer = _as_options(expected)
     for order in set(itertools.permutations(dice(roll))):
-        assert {c: box_score(c, order) for c in Category} == answer, order
+        assert {c: box_score(c, order) for c in YAHTZEE_BOXES} == answer, order
         # An empty card with no Yahtzee scored offers every box at its ordinary score.
         assert Scorecard(OFFICIAL).options(order) == answer, order
         assert Scorecard(FREE_JOKER).options(order) == answer, order
 
 
 def test_counts_of_scoring_rolls() -> None:
-    scoring = {c: sum(1 for row in TABLE.values() if _as_options(row)[c]) for c in Category}
+    scoring = {c: sum(1 for row in TABLE.values() if _as_options(row)[c]) for c in YAHTZEE_BOXES}
     assert scoring[Category.YAHTZEE] == 6
     assert scoring[Category.LARGE_STRAIGHT] == 2
     assert scoring[Category.SMALL_STRAIGHT] == 16

@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from games.engine.events import Finished, Held, Left, Rolled, RollOffThrown, Scored
-from games.engine.rules import FREE_JOKER, Category, Game, IllegalMoveError, Outcome, Progress
+from games.engine.rules import (
+    FREE_JOKER,
+    YAHTZEE_BOXES,
+    Category,
+    Game,
+    IllegalMoveError,
+    Outcome,
+    Progress,
+)
 
 from .helpers import dice, raises_code
 
@@ -65,7 +73,7 @@ def test_a_second_yahtzee_says_it_earned_the_bonus() -> None:
 
 def test_the_last_score_finishes_the_game_with_the_winners_and_totals() -> None:
     game = Game.new(1)
-    for box in list(Category)[:-1]:
+    for box in list(YAHTZEE_BOXES)[:-1]:
         game = game.roll(0, dice("12346")).game.score(0, box).game
     progress = game.roll(0, dice("66666")).game.score(0, Category.CHANCE)
     total = (1 + 2 + 3 + 4 + 6) + 30 + 30  # The upper boxes, the small straight, chance.

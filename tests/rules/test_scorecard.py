@@ -10,6 +10,7 @@ import pytest
 from games.engine.rules import (
     FREE_JOKER,
     OFFICIAL,
+    YAHTZEE_BOXES,
     Category,
     IllegalMoveError,
     InvalidInputError,
@@ -27,7 +28,7 @@ C = Category
 
 
 def full_card() -> Scorecard:
-    return Scorecard.from_filled(dict.fromkeys(Category, 0))
+    return Scorecard.from_filled(dict.fromkeys(YAHTZEE_BOXES, 0))
 
 
 # -- immutability -----------------------------------------------------------------
@@ -172,10 +173,10 @@ def test_score_takes_a_box_name_and_refuses_an_unknown_one() -> None:
 
 
 def test_category_labels_faces_and_sections() -> None:
-    assert [c.label for c in Category][:3] == ["Ones", "Twos", "Threes"]
+    assert [c.label for c in YAHTZEE_BOXES][:3] == ["Ones", "Twos", "Threes"]
     assert C.THREE_OF_A_KIND.label == "Three of a kind"
-    assert [c.face for c in Category if c.is_upper] == [1, 2, 3, 4, 5, 6]
-    assert sum(c.is_upper for c in Category) == 6
+    assert [c.face for c in YAHTZEE_BOXES if c.is_upper] == [1, 2, 3, 4, 5, 6]
+    assert sum(c.is_upper for c in YAHTZEE_BOXES) == 6
     with pytest.raises(ValueError, match="no single face"):
         _ = C.CHANCE.face
 
@@ -255,7 +256,7 @@ def test_totals(filled: dict[Category, int], bonuses: int, parts: tuple[int, ...
 
 def test_is_complete_only_with_all_thirteen_boxes() -> None:
     card = Scorecard()
-    for box in Category:
+    for box in YAHTZEE_BOXES:
         assert not card.is_complete
         card = card.score(box, dice("1 2 3 4 6"))
     assert card.is_complete

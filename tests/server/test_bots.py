@@ -141,7 +141,7 @@ def test_bots_play_a_whole_game_beside_a_person() -> None:
     assert all(card.is_complete for card in room.game.cards)  # type: ignore[union-attr]
     for seat in (1, 2):
         turns = bot_turns(table.code, seat)
-        assert len(turns) == len(rules.Category)
+        assert len(turns) == len(rules.YAHTZEE_BOXES)
         for turn in turns:
             # A roll, then at most two more, each after showing what it keeps, then a score.
             assert turn[0] == "rolled"
@@ -170,7 +170,7 @@ def test_a_to_win_bot_plays_a_whole_game_against_an_optimal_bot() -> None:
         "To-win bot",
         "Optimal bot",
     ]
-    assert len(bot_turns(table.code, 1)) == len(rules.Category)
+    assert len(bot_turns(table.code, 1)) == len(rules.YAHTZEE_BOXES)
 
 
 def test_an_optimal_bot_makes_the_moves_the_strategy_advises(fixed_dice) -> None:  # type: ignore[no-untyped-def]

@@ -231,7 +231,7 @@ async def test_two_players_and_a_watcher_play_a_whole_game(fixed_dice, script_sp
     code, alice, bob, watcher = await started_table(fixed_dice)
     seen_from = watcher.version
     for (box, target, points), bob_box, bob_points in zip(
-        ALICE, rules.Category, BOB_POINTS, strict=True
+        ALICE, rules.YAHTZEE_BOXES, BOB_POINTS, strict=True
     ):
         fixed_dice.load(*target[:3], 6, 6)
         await alice.send(type="roll", version=alice.version)

@@ -82,7 +82,7 @@ def play_randomly(seed: int) -> tuple[Table, int]:
                 open_boxes = list(state.cards[state.current].options(state.turn.dice))  # type: ignore[index]
                 table.score(actor, rng.choice(open_boxes).value)
             else:
-                table.score(actor, rng.choice(list(rules.Category)).value)
+                table.score(actor, rng.choice(list(rules.YAHTZEE_BOXES)).value)
         except (CommandError, rules.RuleError):
             refused += 1
         if rng.random() < 0.05:

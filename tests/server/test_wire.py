@@ -155,7 +155,7 @@ API_BODIES = [
     ("a clock too long", '{"seats": 2, "turn_seconds": 86401}', 400, "invalid_turn_seconds"),
     ("name a number", '{"name": 5}', 400, "invalid_name"),
     ("preset a list", '{"preset": ["official"]}', 400, "unknown_rules"),
-    ("preset unknown", '{"preset": "yatzy"}', 400, "unknown_rules"),
+    ("preset unknown", '{"preset": "yahtzee"}', 400, "unknown_rules"),
     ("not JSON", "{", 400, "invalid_json"),
     ("not an object", "[1]", 400, "invalid_message"),
     ("over 16 KiB", '{"name": "' + "x" * 16_400 + '"}', 413, "too_large"),

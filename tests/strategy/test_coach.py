@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from games.engine.rules import OFFICIAL, Category, Position, Scorecard
+from games.engine.rules import OFFICIAL, YAHTZEE_BOXES, Category, Position, Scorecard
 from games.insight import coach
 from games.strategy import Strategy
 
 ONLY_CHANCE = Scorecard.from_filled(
-    {c: 0 for c in Category if c is not Category.CHANCE}, rules=OFFICIAL
+    {c: 0 for c in YAHTZEE_BOXES if c is not Category.CHANCE}, rules=OFFICIAL
 )
 
 

@@ -11,7 +11,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from games.engine.rules import FREE_JOKER, OFFICIAL, Category, Position, Scorecard, get_rules
+from games.engine.rules import (
+    FREE_JOKER,
+    OFFICIAL,
+    YAHTZEE_BOXES,
+    Category,
+    Position,
+    Scorecard,
+    get_rules,
+)
 from games.strategy import Strategy
 from games.strategy import odds as odds_module
 from games.strategy.dice import LEVELS, ROLL_INDEX, outcome_probabilities, sub_keeps
@@ -66,14 +74,17 @@ def test_it_plays_as_the_optimal_bot(odds_official: Odds, official: Strategy) ->
                 else:
                     ours = ("keep", KEEP_FACES[keep])
             theirs = (
-                ("score", list(Category).index(best.category))
+                ("score", list(YAHTZEE_BOXES).index(best.category))
                 if best.category is not None
                 else ("keep", best.kept)
             )
             if ours != theirs:
                 # Only a choice exactly as good may differ (a tie broken another way).
                 values = {
-                    (c.kind, list(Category).index(c.category) if c.category else c.kept): c.expected
+                    (
+                        c.kind,
+                        list(YAHTZEE_BOXES).index(c.category) if c.category else c.kept,
+                    ): c.expected
                     for c in official.advise(card, dice, rolls_left)
                 }
                 assert values[ours] == pytest.approx(best.expected, abs=1e-9)
@@ -100,7 +111,7 @@ def test_the_policy_earns_the_value_of_every_state(preset: str, request: Any) ->
 def test_a_last_yahtzee_box_is_fifty_with_the_known_chance(odds_official: Odds) -> None:
     # Going for a Yahtzee in three rolls: 2,783,176 / 60,466,176 (about 4.6%).
     only_yahtzee = Scorecard.from_filled(
-        {c: 5 if c is Category.CHANCE else 0 for c in Category if c is not Category.YAHTZEE},
+        {c: 5 if c is Category.CHANCE else 0 for c in YAHTZEE_BOXES if c is not Category.YAHTZEE},
         rules=OFFICIAL,
     )
     dist = odds_official.distribution(only_yahtzee)
@@ -113,7 +124,7 @@ def test_a_last_yahtzee_box_is_fifty_with_the_known_chance(odds_official: Odds) 
 
 def test_mid_turn_the_last_roll_is_what_the_dice_show(odds_official: Odds) -> None:
     only_chance = Scorecard.from_filled(
-        {c: 0 for c in Category if c is not Category.CHANCE}, rules=OFFICIAL
+        {c: 0 for c in YAHTZEE_BOXES if c is not Category.CHANCE}, rules=OFFICIAL
     )
     scored = odds_official.distribution(only_chance, dice=(6, 6, 5, 4, 1), rolls_left=0)
     assert (scored.offset, list(scored.chances)) == (22, [1.0])
@@ -226,7 +237,7 @@ def test_playing_to_win_a_last_chance_box_is_the_brute_force_optimum(
     odds_official: Odds,
 ) -> None:
     only_chance = Scorecard.from_filled(
-        {c: 0 for c in Category if c is not Category.CHANCE}, rules=OFFICIAL
+        {c: 0 for c in YAHTZEE_BOXES if c is not Category.CHANCE}, rules=OFFICIAL
     )
     flat = odds_official.state_of(only_chance)
     # The opponent finished on 27: a Chance of 28 or more wins, 27 ties.

@@ -9,7 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.rules import OFFICIAL, Category, IllegalMoveError, Position, Scorecard
+from games.engine.rules import (
+    OFFICIAL,
+    YAHTZEE_BOXES,
+    Category,
+    IllegalMoveError,
+    Position,
+    Scorecard,
+)
 from games.strategy import Strategy, odds
 from games.strategy.policies import Move, casual, choose, optimal, to_win
 
@@ -89,7 +96,7 @@ def test_optimal_makes_the_engines_best_move(official: Strategy) -> None:
 @given(
     dice=st.lists(st.integers(1, 6), min_size=5, max_size=5),
     rolls_left=st.integers(0, 2),
-    filled=st.sets(st.sampled_from(list(Category)), max_size=12),
+    filled=st.sets(st.sampled_from(list(YAHTZEE_BOXES)), max_size=12),
 )
 def test_casual_always_makes_a_legal_move(
     dice: list[int], rolls_left: int, filled: set[Category]
@@ -129,7 +136,7 @@ def test_the_to_win_bot_gambles_when_points_cannot_win(
 ) -> None:
     table = odds.load(OFFICIAL, cache_dir=strategy_cache)
     only_chance = Scorecard.from_filled(
-        {c: 0 for c in Category if c is not Category.CHANCE}, rules=OFFICIAL
+        {c: 0 for c in YAHTZEE_BOXES if c is not Category.CHANCE}, rules=OFFICIAL
     )
     position = at(only_chance, [6, 6, 5, 4, 1], 1)
     # For points: keep 6 6 5 4 (21, and a die). Against a final 27 that can only tie: keeping

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import statistics
 
-from games.engine.rules import Category, Game
+from games.engine.rules import YAHTZEE_BOXES, Game
 from games.strategy import Strategy
 
 GAMES = 2_000
@@ -18,7 +18,7 @@ def play(strategy: Strategy, games: int, rng: random.Random) -> list[int]:
     worked out for all of them at once (:meth:`Strategy.prepare`).
     """
     tables = [Game.new(1, strategy.rules) for _ in range(games)]
-    for _ in Category:
+    for _ in YAHTZEE_BOXES:
         strategy.prepare(game.cards[0] for game in tables)
         for i, game in enumerate(tables):
             game = game.roll(0, [rng.randint(1, 6) for _ in range(5)]).game

@@ -16,7 +16,11 @@ from games.engine.rules import (
 )
 from games.strategy import Strategy
 from games.strategy.dice import ROLLS
-from games.strategy.tables import CATEGORIES, FULL_MASK, YAHTZEE_BIT, card_for_mask
+from games.strategy.tables import Layout, card_for_mask
+
+# How the solver numbers the Yahtzee card (both Yahtzee presets share it).
+_LAYOUT = Layout.of(OFFICIAL)
+CATEGORIES, FULL_MASK, YAHTZEE_BIT = _LAYOUT.categories, _LAYOUT.full_mask, _LAYOUT.yahtzee_bit
 
 
 def test_ordinary_points_are_the_box_scores(strategy: Strategy) -> None:

@@ -9,7 +9,7 @@ import pytest
 from games.engine.rules import (
     FREE_JOKER,
     OFFICIAL,
-    Category,
+    YAHTZEE_BOXES,
     IllegalMoveError,
     InvalidInputError,
     Position,
@@ -76,7 +76,7 @@ def test_a_position_of_other_rules_or_none_is_refused(official: Strategy) -> Non
 
 
 def test_a_complete_card_has_no_advice(official: Strategy) -> None:
-    card = Scorecard.from_filled({category: 0 for category in Category})
+    card = Scorecard.from_filled({category: 0 for category in YAHTZEE_BOXES})
 
     with pytest.raises(IllegalMoveError):
         official.advise(card, [1, 2, 3, 4, 5], 0)

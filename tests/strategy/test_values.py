@@ -13,6 +13,7 @@ from games.engine.rules import (
     OFFICIAL,
     UPPER,
     YAHTZEE_BONUS,
+    YAHTZEE_BOXES,
     Category,
     Position,
     Scorecard,
@@ -46,7 +47,7 @@ def test_an_empty_card_is_worth_the_expected_score(strategy: Strategy) -> None:
 
 
 def test_a_complete_card_is_worth_its_total(strategy: Strategy) -> None:
-    card = Scorecard.from_filled({box: 0 for box in Category}, rules=strategy.rules)
+    card = Scorecard.from_filled({box: 0 for box in YAHTZEE_BOXES}, rules=strategy.rules)
     card = Scorecard.from_filled({**card.filled, Category.CHANCE: 17}, rules=strategy.rules)
 
     assert strategy.value(card) == 17.0
