@@ -173,7 +173,7 @@ class DailyEntry(models.Model):
     #: Expected points given away against the optimal strategy (:mod:`games.insight.analysis`).
     given_away = models.FloatField(null=True, blank=True)
     #: The card as share symbols, one per box in card order (:func:`games.live.daily.share_text`).
-    card = models.CharField(max_length=len(rules.Category), blank=True, default="")
+    card = models.CharField(max_length=len(rules.YAHTZEE_BOXES), blank=True, default="")
 
     class Meta:
         ordering = ["day", "-score"]

@@ -1,5 +1,6 @@
 """Fixtures shared by the whole suite: a live Daphne server and a real Chromium."""
 
+import fcntl
 import os
 import subprocess
 import sys
@@ -54,18 +55,17 @@ def pytest_configure(config: pytest.Config) -> None:
         STRATEGY_CACHE.mkdir(parents=True, exist_ok=True)
         config._strategy_cache = str(STRATEGY_CACHE)  # type: ignore[attr-defined]
         os.environ["YAHTZEE_STRATEGY_CACHE"] = config._strategy_cache  # type: ignore[attr-defined]
-        # Yatzy's tables, when this checkout has them, are read where they are kept.
-        share_kept_tables(Path(config._strategy_cache))  # type: ignore[attr-defined]
         if config.getoption("numprocesses", None):
             config.stash[SOLVER] = solve_every_preset(config._strategy_cache)  # type: ignore[attr-defined]
 
 
-#: Presets solved afresh for every run. Yatzy's tables take minutes (a card of fifteen
-#: boxes: four times the states), so they are kept in the checkout's ``var/strategy``
-#: between runs (:data:`KEPT`) and solved there only when the rules or the solver change.
+#: The presets whose tables are solved while the workers start. Yatzy's odds table takes a
+#: minute of CPU (a card of fifteen boxes: four times the states, 839,680), and few tests
+#: need it: its strategy table is solved here (every live server loads it), its odds by the
+#: tests that ask for :func:`kept_tables`.
 EVERY_RUN = ("official", "free_joker")
+STRATEGY_ONLY = ("yatzy",)
 KEPT = ("yatzy",)
-KEPT_DIR = Path(__file__).resolve().parent.parent / "var" / "strategy"
 
 
 def solve_every_preset(directory: str) -> subprocess.Popen[bytes]:
@@ -74,57 +74,35 @@ def solve_every_preset(directory: str) -> subprocess.Popen[bytes]:
     Each worker that met a missing table would compute it as well (a few seconds of
     both cores per preset, for each worker); the files would be whole (they are written
     beside and renamed) but the work repeated. Solved once here, while the workers
-    start and collect, they are read by all of them. The presets :data:`KEPT` are
-    not solved here: a test that needs them asks :func:`kept_tables`.
+    start and collect, they are read by all of them. The odds of the presets :data:`KEPT`
+    are not solved here: a test that needs them asks :func:`kept_tables`.
     """
     ARTIFACTS.mkdir(exist_ok=True)
+    presets = [*EVERY_RUN, *STRATEGY_ONLY, "--odds", *EVERY_RUN]
     with (ARTIFACTS / "strategy-cache.log").open("wb") as log:
         return subprocess.Popen(
-            [sys.executable, "-m", "games.strategy", *EVERY_RUN, "--cache-dir", directory],
+            [sys.executable, "-m", "games.strategy", *presets, "--cache-dir", directory],
             cwd=ARTIFACTS.parent,
             stdout=log,
             stderr=subprocess.STDOUT,
         )
 
 
-def share_kept_tables(directory: Path) -> bool:
-    """Link the current tables of the presets :data:`KEPT` from ``var/strategy`` into the
-    run's ``directory``; False when one is missing or stale there."""
-    from games.engine.rules import get_rules
-    from games.strategy import cache, odds
-
-    found = True
-    for name in KEPT:
-        for kind in ("", odds.KIND):
-            kept = cache.table_path(get_rules(name), KEPT_DIR, kind=kind)
-            run = cache.table_path(get_rules(name), directory, kind=kind)
-            if run.exists():
-                continue
-            if not kept.exists():
-                found = False
-                continue
-            try:
-                os.link(kept, run)
-            except OSError:
-                shutil.copyfile(kept, run)
-    return found
-
-
 @pytest.fixture(scope="session")
 def kept_tables() -> None:
-    """The tables of the presets :data:`KEPT` (Yatzy), for the tests that play them: read from
-    ``var/strategy``, or solved there first (a few minutes, once per change of the rules or
-    the solver), then shared with the run's servers and workers."""
+    """Every table of the presets :data:`KEPT` (Yatzy), for the tests that play them: read from
+    the suite's cache, or solved into it first (a minute of CPU, once per change of the rules
+    or the solver). One worker solves; the others wait on the lock, then read."""
     directory = Path(os.environ["YAHTZEE_STRATEGY_CACHE"])
-    if share_kept_tables(directory):
-        return
-    subprocess.run(
-        [sys.executable, "-m", "games.strategy", *KEPT, "--cache-dir", str(KEPT_DIR)],
-        cwd=KEPT_DIR.parent.parent,
-        check=True,
-        capture_output=True,
-    )
-    assert share_kept_tables(directory), "the kept tables were solved but are not current"
+    directory.mkdir(parents=True, exist_ok=True)
+    with (directory / "kept.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # Released when the file closes.
+        subprocess.run(
+            [sys.executable, "-m", "games.strategy", *KEPT, "--cache-dir", str(directory)],
+            cwd=ARTIFACTS.parent,
+            check=True,
+            capture_output=True,
+        )
 
 
 @pytest.hookimpl(optionalhook=True)

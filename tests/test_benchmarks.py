@@ -53,7 +53,7 @@ class Run:
     prints: tuple[str, ...]
     args: tuple[str, ...] = ()
     #: "tables": the strategy and odds tables in the cache first; "yatzy": those and
-    #: Yatzy's (kept in var/strategy, see tests/conftest.py); "postgres+redis": a
+    #: Yatzy's odds too (tests/conftest.py, kept_tables); "postgres+redis": a
     #: database and a Redis of its own (the PostgreSQL + Redis pass only); "chromium";
     #: "stack": the fault tests' stack (the PostgreSQL + Redis pass only).
     needs: str = ""

@@ -34,11 +34,12 @@ from dataclasses import dataclass
 from typing import Final
 
 from games.engine import events, replay
-from games.engine.rules import DICE_COUNT, ROLLS_PER_TURN, Category, Game, InvalidInputError
+from games.engine.rules import DICE_COUNT, PRESETS, ROLLS_PER_TURN, Game, InvalidInputError
 
-#: A grid has a turn for every box of the card.
-TURNS: Final = len(Category)
-#: How many faces a grid holds: 13 turns x 3 rolls x 5 positions.
+#: A grid has a turn for every box of the longest card (Yatzy's fifteen); a game of a
+#: shorter card (Yahtzee's thirteen) plays the first turns of it.
+TURNS: Final = max(len(preset.boxes) for preset in PRESETS.values())
+#: How many faces a grid holds: 15 turns x 3 rolls x 5 positions.
 SIZE: Final = TURNS * ROLLS_PER_TURN * DICE_COUNT
 #: Random bytes at or above this are thrown away: 252 = 6 x 42, so each face is as likely.
 _FAIR_BELOW: Final = 252

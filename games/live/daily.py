@@ -182,7 +182,7 @@ def card_symbols(card: rules.Scorecard) -> str:
             return SHARE_SYMBOLS["zero"]
         return SHARE_SYMBOLS["best" if points >= BEST[category] else "some"]
 
-    return "".join(symbol(c) for c in rules.Category)
+    return "".join(symbol(c) for c in rules.YAHTZEE_BOXES)  # The daily game is Yahtzee's.
 
 
 def settle(entry: DailyEntry) -> DailyEntry:

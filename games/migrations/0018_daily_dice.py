@@ -49,7 +49,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='game',
             name='grid',
-            field=models.CharField(blank=True, default='', editable=False, max_length=195),
+            field=models.CharField(blank=True, default='', editable=False, max_length=225),
         ),
         migrations.CreateModel(
             name='DailyEntry',

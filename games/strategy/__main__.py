@@ -21,8 +21,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m games.strategy", description=__doc__)
     parser.add_argument("presets", nargs="*", metavar="preset", help=", ".join(PRESETS))
     parser.add_argument("--cache-dir", type=Path, default=None, help=f"default: ${cache.ENV_VAR}")
+    parser.add_argument(
+        "--odds",
+        nargs="*",
+        metavar="preset",
+        default=None,
+        help="the presets whose odds tables to load or compute too (default: every one named)",
+    )
     args = parser.parse_args()
-    unknown = [name for name in args.presets if name not in PRESETS]
+    unknown = [name for name in [*args.presets, *(args.odds or [])] if name not in PRESETS]
     if unknown:
         parser.error(f"unknown presets {', '.join(unknown)}; the presets are {', '.join(PRESETS)}")
     directory = cache.cache_dir(args.cache_dir)
@@ -32,6 +39,8 @@ def main() -> None:
         took = time.perf_counter() - started
         path = cache.table_path(strategy.rules, directory)
         print(f"{name}: expected score {strategy.expected_score:.8f} ({took:.2f} s; {path})")
+        if args.odds is not None and name not in args.odds:
+            continue
         started = time.perf_counter()
         odds.load(name, cache_dir=directory)  # The To-win bot's and the coach's odds.
         took = time.perf_counter() - started

@@ -1,8 +1,8 @@
 """Yatzy solved: its expected score, the solver against brute force on its endgames, the odds,
 the bots and the coach on its card.
 
-Its tables take minutes, so they are kept in ``var/strategy`` between runs (the
-``kept_tables`` fixture of ``tests/conftest.py``) instead of being solved for every run.
+Its odds table takes a minute of CPU, so it is solved only for the tests that ask (the
+``kept_tables`` fixture of ``tests/conftest.py``), into the suite's cache, which outlives the run.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0017_saved_fields_from_one_list"),
+        ("games", "0019_push_subscriptions"),
     ]
 
     operations = [
