@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games.engine.rules import Category
+from games.engine.rules import YAHTZEE_BOXES
 from games.live import daily
 from games.models import DailyEngine, DailyEntry, Game
 from tests.browser.test_room import expect_dice, expect_my_turn, roll, score
@@ -28,7 +28,7 @@ def test_a_player_plays_todays_dice_and_sees_the_board(browser, live_server_url,
     page.wait_for_url(re.compile(r"/g/[^/]+/$"))
 
     today = daily.day_grid(daily.today())
-    for turn, box in enumerate(Category, start=1):
+    for turn, box in enumerate(YAHTZEE_BOXES, start=1):
         expect_my_turn(page)
         roll(page, "click")
         expect_dice(page, list(today.faces(turn, 1)))  # Everyone's first roll of this turn.
