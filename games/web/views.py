@@ -142,6 +142,8 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
         "upperBonus": preset.upper_bonus,
         "yahtzeeBonus": preset.yahtzee_bonus,
         "maxNameLength": NAME_MAX_LENGTH,
+        # Today's dice are played once a day: the end offers the day's board, not a rematch.
+        "daily": game.daily is not None,
     }
     return render(
         request,

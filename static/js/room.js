@@ -942,6 +942,14 @@ function renderFinish() {
     return;
   }
   if (!finished) return;
+  if (config.daily) {
+    // One game a day on the day's dice: its place and the engine's score are on the board.
+    for (const id of ["rematch-button", "rematch-link", "finish-note"]) $(id).hidden = true;
+    const total = state.players[0] ? state.players[0].card.total : 0;
+    $("finish-headline").textContent = `${you() ? "You scored" : `${nameOf(0)} scored`} ${total} on today's dice.`;
+    $("ranking").replaceChildren();
+    return;
+  }
   $("rematch-button").hidden = Boolean(!you() || state.rematch);
   $("rematch-button").disabled = pending === "rematch";
   $("rematch-link").hidden = !state.rematch;
@@ -955,7 +963,11 @@ function renderFinish() {
   else if (names.length === 1) headline = `${mine ? "You win" : `${names[0]} wins`} with ${best} points!`;
   else headline = `${names.join(" and ")} share the win with ${best} points.`;
   $("finish-headline").textContent = headline;
-  // The places are the server's (the rules' outcome): ties share one, a seat that left has none.
+  renderRanking(winners);
+}
+
+// The places are the server's (the rules' outcome): ties share one, a seat that left has none.
+function renderRanking(winners) {
   const unplaced = (p) => (p.place === null || p.place === undefined ? Infinity : p.place);
   const ranking = [...state.players].sort((a, b) => (unplaced(a) - unplaced(b)) || (a.seat - b.seat));
   const list = $("ranking");

@@ -35,6 +35,11 @@ def test_a_player_plays_todays_dice_and_sees_the_board(browser, live_server_url,
         score(page, 0, box.value, "click")
 
     expect(page.locator("#finish")).to_be_visible(timeout=15_000)
+    # One game a day: the end offers the day's board, not a rematch on fresh dice.
+    total = Game.objects.get(daily__isnull=False).state.cards[0].total  # type: ignore[union-attr]
+    expect(page.locator("#finish-headline")).to_have_text(f"You scored {total} on today's dice.")
+    expect(page.locator("#rematch-button")).to_be_hidden()
+    expect(page.locator("#finish-note")).to_be_hidden()
     page.screenshot(path=screenshot_dir / "daily-finished.png", full_page=True)
     page.click("#daily-link")
     page.wait_for_url(re.compile(r"/daily/$"))
