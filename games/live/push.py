@@ -215,7 +215,11 @@ class Sender:
             finally:
                 # This thread's connection, as after a request: back to PostgreSQL's pool;
                 # SQLite's stays open (closing it would checkpoint the log, with fsyncs).
-                close_old_connections()
+                # Checking it may itself fail (the database away): the thread lives on.
+                try:
+                    close_old_connections()
+                except Exception:
+                    logger.warning("push: this thread's database connection could not be checked")
                 self.queue.task_done()
 
     def send(self, found: list[Notice]) -> None:

@@ -180,6 +180,30 @@ def test_a_subscription_the_push_service_no_longer_knows_is_dropped(client, stat
     ]
 
 
+def test_the_sender_outlives_a_database_it_cannot_check(service, client, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    browser = Browser()
+    subscribe(client, browser, service.endpoint("ana"), starts=True)
+    table = Table("host", turn_seconds=60)
+    services.join_game(table.code, "ana", session_key=client.session.session_key)
+    checks: list[str] = []
+
+    def away() -> None:  # Checking the thread's connection fails, as with the database away.
+        checks.append("failed")
+        raise RuntimeError("the database is away")
+
+    monkeypatch.setattr(push, "close_old_connections", away)
+    table.start("host")
+    push.Sender.running().wait_until_sent()  # Returns: the batch was seen to its end.
+    monkeypatch.undo()
+    assert checks
+
+    later = Table("host", turn_seconds=60)  # The same thread sends the next game's notice.
+    services.join_game(later.code, "ana", session_key=client.session.session_key)
+    later.start("host")
+    assert browser.decrypt(service.next().body)["game"] == later.code
+    push.Sender.running().wait_until_sent()
+
+
 def test_a_command_does_not_wait_for_the_push_service(service, client) -> None:  # type: ignore[no-untyped-def]
     subscribe(client, Browser(), service.endpoint("ana"), starts=True)
     table = Table("host", turn_seconds=60)
