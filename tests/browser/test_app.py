@@ -74,17 +74,21 @@ def test_the_service_worker_registers_and_shows_a_pushed_turn_with_the_rooms_lin
     }
     push_to(context, page, live_server_url, json.dumps(notice))
 
-    page.wait_for_function(
-        """() => navigator.serviceWorker.ready
-            .then((r) => r.getNotifications())
-            .then((shown) => shown.length > 0)"""
-    )
+    # The worker shows the notification when it has handled the push: ask until it is there
+    # (a promise from wait_for_function's predicate is truthy at once, so it waited for nothing).
     shown = page.evaluate(
         """async () => {
             const r = await navigator.serviceWorker.ready;
-            return (await r.getNotifications()).map((n) => ({
-                title: n.title, body: n.body, tag: n.tag, data: n.data, icon: n.icon,
-            }));
+            for (let tries = 0; tries < 300; tries++) {
+                const found = await r.getNotifications();
+                if (found.length) {
+                    return found.map((n) => ({
+                        title: n.title, body: n.body, tag: n.tag, data: n.data, icon: n.icon,
+                    }));
+                }
+                await new Promise((next) => setTimeout(next, 50));
+            }
+            return [];
         }"""
     )
     assert shown == [
