@@ -152,8 +152,10 @@ def engine_of(day: datetime.date) -> DailyEngine:
     started = time.perf_counter()
     score = engine_game(day_grid(day)).cards[0].total
     seconds = time.perf_counter() - started
-    DailyEngine.objects.get_or_create(day=day, defaults={"score": score, "seconds": seconds})
-    return DailyEngine.objects.get(day=day)
+    kept, _ = DailyEngine.objects.get_or_create(
+        day=day, defaults={"score": score, "seconds": seconds}
+    )
+    return kept  # The first process's row, when another saved it meanwhile.
 
 
 #: The share text's symbol for a box by how it scored: nothing, some, or its best.
