@@ -30,6 +30,12 @@ def test_it_names_both_rule_presets(client):
 
     assert "Official (forced Joker)" in content
     assert "Free Joker (house rule)" in content
+    # Yatzy, offered in the room form, is named under the two ways to play a second Yahtzee.
+    note = content[content.index('id="yatzy-note"') :]
+    note = note[: note.index("</p>")]
+    assert "Yatzy (Scandinavian)" in note
+    assert "15 boxes" in note
+    assert f'href="{reverse("rules")}#yatzy"' in note
 
 
 def test_it_opens_a_room_with_its_creator_seated_as_host(client):

@@ -105,6 +105,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "live_games": live_games,
             "sections": sections,
             "presets": [preset for preset in rules.PRESETS.values() if preset.joker],
+            "yatzy": rules.YATZY,  # The third preset, a game of its own: named under the two.
         },
         status=status,
     )
