@@ -143,7 +143,7 @@ def test_the_review_shows_the_final_cards_the_chart_and_every_moment(client, fix
     # The final card, at the end of the replay: every box, the bonus and the total.
     assert 'data-seat="0" data-key="upper_bonus" data-blank-zero class="">35</td>' in content
     assert 'data-key="total">293</td>' in content
-    assert "ana wins with 293." in content
+    assert "ana finished with 293." in content
     # The chart of running totals, drawn on the server.
     assert 'class="chart__point"' in content
     assert 'data-total="98"' in content

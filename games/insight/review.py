@@ -407,6 +407,8 @@ def describe(
         if not winners:
             return "The game is over."
         best = event.totals[event.winners[0]]
+        if len(names) == 1:  # A solo game: nobody to beat, a score to tell.
+            return f"{winners[0]} finished with {best}."
         verb = "wins" if len(winners) == 1 else "share the win"
         return f"{_and(winners)} {verb} with {best}."
     return event.kind

@@ -960,6 +960,7 @@ function renderFinish() {
   const mine = you() && winners.includes(you().seat);
   let headline;
   if (!names.length) headline = "Everybody left: nobody won.";
+  else if (state.players.length === 1) headline = `${mine ? "You scored" : `${names[0]} scored`} ${best} points.`;
   else if (names.length === 1) headline = `${mine ? "You win" : `${names[0]} wins`} with ${best} points!`;
   else headline = `${names.join(" and ")} share the win with ${best} points.`;
   $("finish-headline").textContent = headline;
@@ -1052,7 +1053,7 @@ function addToFeed(message, scroll = true) {
     item.append(el("strong", {}, `${message.data.name}: `), document.createTextNode(message.data.text));
     feed.append(item);
   } else {
-    for (const line of describe(message, state.players, labels)) {
+    for (const line of describe(message, state.players, labels, { daily: config.daily })) {
       feed.append(el("li", { class: `feed__item feed__item--${message.kind}` }, line));
     }
   }

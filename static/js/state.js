@@ -171,7 +171,8 @@ export function applyPresence(state, message) {
 // `players`; the events that change who sits where carry their own names.
 const BOT_PACE_WORDS = { natural: "at a natural pace", quick: "quickly", instant: "instantly" };
 
-export function describe(message, players, labels) {
+// `daily`: the game plays today's dice (the end says so, and there is no winner to name).
+export function describe(message, players, labels, { daily = false } = {}) {
   const { kind, data } = message;
   const name = (seat) => (players[seat] ? players[seat].name : `Seat ${seat + 1}`);
   const dice = (faces) => faces.join(" ");
@@ -225,6 +226,8 @@ export function describe(message, players, labels) {
       const winners = data.winners.map(name);
       if (!winners.length) return ["The game is over."];
       const best = data.totals[data.winners[0]];
+      // A solo game has a score, not a winner; a daily one is on the dice everyone plays today.
+      if (players.length === 1) return [`Game over: ${winners[0]} scored ${best}${daily ? " on today's dice" : ""}.`];
       return winners.length === 1
         ? [`Game over: ${winners[0]} wins with ${best}.`]
         : [`Game over: ${winners.join(" and ")} share the win with ${best}.`];

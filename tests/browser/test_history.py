@@ -121,7 +121,7 @@ def test_a_finished_game_reviewed_step_by_step_matches_what_was_played(
     expect(page.locator("#finish")).to_be_visible()
     page.click("#review-link")
     page.wait_for_url(re.compile(r"/review/$"))
-    expect(page.locator("#replay-text")).to_have_text(f"Ana wins with {SOLO_TOTAL}.")
+    expect(page.locator("#replay-text")).to_have_text(f"Ana finished with {SOLO_TOTAL}.")
     assert review_total(page) == SOLO_TOTAL
     expect(page.locator("#chart .chart__line")).to_have_count(1)
     # Alone, a player always wins: no graph of who was likely to.
@@ -140,7 +140,7 @@ def test_a_finished_game_reviewed_step_by_step_matches_what_was_played(
         assert review_dice(page) == dice, page.locator("#replay-text").inner_text()
         assert review_total(page) == total
     page.keyboard.press("ArrowRight")
-    expect(page.locator("#replay-text")).to_have_text(f"Ana wins with {SOLO_TOTAL}.")
+    expect(page.locator("#replay-text")).to_have_text(f"Ana finished with {SOLO_TOTAL}.")
     expect(page.locator('[data-step="next"]')).to_be_disabled()
 
     # Back a step with the button, then to the moment the bonus came with the slider.

@@ -305,7 +305,7 @@ def test_the_end_brings_the_result_into_view_with_a_celebration_that_respects_re
 
     finish = page.locator("#finish")
     expect(finish).to_be_visible()
-    expect(page.locator("#finish-headline")).to_have_text("You win with 62 points!")
+    expect(page.locator("#finish-headline")).to_have_text("You scored 62 points.")
     if motion == "reduce":
         # Nothing moves: no confetti at all, and the page jumps to the result.
         expect(page.locator(".celebration")).to_have_count(0)

@@ -577,6 +577,15 @@ group("describe", () => {
     assert.deepEqual(say("finished", { winners: [1], totals: [250, 120] }), ["Game over: Bob wins with 120."]);
   });
 
+  test("finished: a solo game tells the score, on today's dice for a daily game", () => {
+    const ann = [{ seat: 0, name: "Ann" }];
+    const over = event(10, "finished", { winners: [0], totals: [47] });
+    assert.deepEqual(describe(over, ann, LABELS), ["Game over: Ann scored 47."]);
+    assert.deepEqual(describe(over, ann, LABELS, { daily: true }), ["Game over: Ann scored 47 on today's dice."]);
+    // Two seats are a game with a winner, whatever the dice.
+    assert.deepEqual(describe(event(10, "finished", { winners: [1], totals: [87, 115] }), ANN_BOB, LABELS, { daily: true }), ["Game over: Bob wins with 115."]);
+  });
+
   test("rematch and coach: who did it", () => {
     assert.deepEqual(say("rematch", { code: "m2y3X9q0VQn5Lr7c", seat: 1, name: "Bob" }), ["Bob started a rematch."]);
     assert.deepEqual(say("coach", { on: true, seat: 0, name: "Ann" }), ["Ann turned the coach on."]);

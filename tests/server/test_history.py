@@ -111,7 +111,7 @@ def test_the_script_gets_every_card_at_the_start_then_each_score_s_points_and_to
     assert moments[6]["card"] == {key: value for key, value in ben.items() if key != "boxes"}
 
 
-def test_a_finished_game_ends_on_its_winner_with_the_last_dice_shown(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+def test_a_finished_solo_game_ends_on_its_score_with_the_last_dice_shown(fixed_dice) -> None:  # type: ignore[no-untyped-def]
     table = play_solo(fixed_dice)
 
     told = reviewed(table.code)
@@ -119,7 +119,7 @@ def test_a_finished_game_ends_on_its_winner_with_the_last_dice_shown(fixed_dice)
 
     assert [m.kind for m in told.moments] == ["start"] + ["rolled", "scored"] * 13 + ["finished"]
     assert told.moments[0].text == "ana starts a solo game."
-    assert (end.kind, end.text, end.turn) == ("finished", "ana wins with 293.", None)
+    assert (end.kind, end.text, end.turn) == ("finished", "ana finished with 293.", None)
     assert end.dice == (6, 6, 6, 6, 5)
     assert [c.total for c in end.cards] == [293]
 
