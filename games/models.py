@@ -158,7 +158,8 @@ class DailyEntry(models.Model):
     Kept beside the game because the board and the one-attempt rule need it: the
     constraints below are what allows one daily game per account and per browser each
     day, even when two tabs ask at once. The score and the points given away against the
-    engine are written once the game is over.
+    engine are written once the game is over. An attempt that ended with boxes left empty
+    (abandoned, or its player left) is kept, not ranked: it was the day's one attempt.
     """
 
     day = models.DateField()
@@ -172,8 +173,12 @@ class DailyEntry(models.Model):
     score = models.PositiveIntegerField(null=True, blank=True)
     #: Expected points given away against the optimal strategy (:mod:`games.insight.analysis`).
     given_away = models.FloatField(null=True, blank=True)
-    #: The card as share symbols, one per box in card order (:func:`games.live.daily.share_text`).
+    #: The card as share symbols, one per box in card order
+    #: (:meth:`games.live.daily.Result.share_text`).
     card = models.CharField(max_length=len(rules.YAHTZEE_BOXES), blank=True, default="")
+    #: How many boxes the card had filled when the game ended: all of them for a finished
+    #: attempt, fewer for one abandoned or left (not ranked); ``None`` until it is over.
+    boxes = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["day", "-score"]
@@ -197,6 +202,11 @@ class DailyEntry(models.Model):
     def guest(self) -> bool:
         """Played without an account: the name is the one the guest chose."""
         return self.user_id is None
+
+    @property
+    def finished(self) -> bool:
+        """Played to the end, every box filled: only such attempts are ranked."""
+        return self.boxes == len(rules.YAHTZEE_BOXES)
 
 
 class DailyEngine(models.Model):

@@ -8,7 +8,10 @@ once get the same game (:func:`play_today`).
 
 When a daily game is over its entry is scored (:func:`settle`): the score, the card's
 share symbols and the points given away against the optimal strategy
-(:mod:`games.insight.analysis`). The engine's own score on the day's dice (the Optimal
+(:mod:`games.insight.analysis`). An attempt that ended with boxes still empty (abandoned
+after a day without a move, or left) is not finished: as on any daily-puzzle site it is not
+ranked with the finished ones, it is shown as not finished (:class:`Board`), and it still
+was that day's one attempt. The engine's own score on the day's dice (the Optimal
 bot playing the same grid, :func:`games.insight.duplicate.engine_game`) is computed once
 a day and kept (:func:`engine_of`).
 """
@@ -124,18 +127,23 @@ def claim_guest_entries(old_session_key: str, new_session_key: str, user_id: int
 
 @dataclass(frozen=True)
 class History:
-    """An account's daily results, newest first, and the average of points given away."""
+    """An account's daily results, newest first (those not finished among them), and the
+    average of points given away over the finished ones."""
 
     entries: list[DailyEntry]
 
     @property
+    def finished(self) -> list[DailyEntry]:
+        return [e for e in self.entries if e.finished]
+
+    @property
     def average_given_away(self) -> float | None:
-        given = [e.given_away for e in self.entries if e.given_away is not None]
+        given = [e.given_away for e in self.finished if e.given_away is not None]
         return sum(given) / len(given) if given else None
 
 
 def history_of(user_id: int) -> History:
-    """The account's finished daily games (settled now if they were not yet)."""
+    """The account's daily games that are over (settled now if they were not yet)."""
     entries = [
         settle(e)
         for e in DailyEntry.objects.filter(user_id=user_id).select_related("game").order_by("-day")
@@ -158,8 +166,9 @@ def engine_of(day: datetime.date) -> DailyEngine:
     return kept  # The first process's row, when another saved it meanwhile.
 
 
-#: The share text's symbol for a box by how it scored: nothing, some, or its best.
-SHARE_SYMBOLS = {"zero": "⬛", "some": "🟨", "best": "🟩"}
+#: The share text's symbol for a box by how it scored: nothing, some, or its best; or left
+#: empty, by an attempt that was not finished.
+SHARE_SYMBOLS = {"zero": "⬛", "some": "🟨", "best": "🟩", "empty": "⬜"}
 #: A box's best score, for the share symbols (the upper boxes: five of the face).
 BEST = {
     **{c: 5 * face for face, c in enumerate(rules.UPPER, start=1)},
@@ -176,10 +185,12 @@ BEST = {
 def card_symbols(card: rules.Scorecard) -> str:
     """The card as 13 small symbols in card order, no dice shown: a box scored nothing,
     scored some, or scored the most it can (a full upper box, a made hand, 30 in Chance
-    or a kind)."""
+    or a kind), or was left empty (a game not finished)."""
 
     def symbol(category: rules.Category) -> str:
-        points = card[category] or 0
+        points = card[category]
+        if points is None:
+            return SHARE_SYMBOLS["empty"]
         if points == 0:
             return SHARE_SYMBOLS["zero"]
         return SHARE_SYMBOLS["best" if points >= BEST[category] else "some"]
@@ -188,18 +199,22 @@ def card_symbols(card: rules.Scorecard) -> str:
 
 
 def settle(entry: DailyEntry) -> DailyEntry:
-    """``entry`` with its score, card symbols and points given away written, once its game
-    is over (an entry already settled, or whose game is still played, is as it was)."""
+    """``entry`` with its score, card symbols and boxes filled written, once its game is
+    over, and the points given away for a finished one (an entry already settled, or whose
+    game is still played, is as it was). An attempt not finished keeps its score as it
+    stood, but none given away: its empty boxes were never played, so it does not compare."""
     game = entry.game
     if entry.score is not None or not duplicate.is_over(game) or game.state is None:
         return entry
     card = game.state.cards[0]
-    judged = analysis.analyse(queries.replay_events(game.code))
     entry.score = card.total
     entry.card = card_symbols(card)
-    entry.given_away = round(judged.players[0].total_loss, 2)
+    entry.boxes = len(card.filled)
+    if entry.finished:
+        judged = analysis.analyse(queries.replay_events(game.code))
+        entry.given_away = round(judged.players[0].total_loss, 2)
     DailyEntry.objects.filter(pk=entry.pk, score=None).update(
-        score=entry.score, card=entry.card, given_away=entry.given_away
+        score=entry.score, card=entry.card, boxes=entry.boxes, given_away=entry.given_away
     )
     return entry
 
@@ -212,33 +227,74 @@ class Place:
     entry: DailyEntry
 
 
-def board(day: datetime.date) -> list[Place]:
-    """The day's finished attempts by score, highest first; equal scores share a place
-    (1, 2, 2, 4), and among them the fewer points given away comes first."""
+@dataclass(frozen=True)
+class Board:
+    """A day's board: the finished attempts in their places, then the attempts that ended
+    with boxes empty, which have no place (most boxes filled first, then the score)."""
+
+    places: list[Place]
+    unfinished: list[DailyEntry]
+
+    def place_of(self, entry: DailyEntry) -> int | None:
+        """``entry``'s place, if it is ranked."""
+        return next((p.place for p in self.places if p.entry.pk == entry.pk), None)
+
+
+def board(day: datetime.date) -> Board:
+    """The day's board. The finished attempts by score, highest first; equal scores share
+    a place (1, 2, 2, 4), and among them the fewer points given away comes first. Attempts
+    still played are on neither list."""
     entries = [
         settle(e)
         for e in DailyEntry.objects.filter(day=day).select_related("game", "user").order_by("pk")
     ]
     done = sorted(
-        (e for e in entries if e.score is not None),
+        (e for e in entries if e.finished),
         key=lambda e: (-(e.score or 0), e.given_away or 0.0, e.pk),
     )
     places: list[Place] = []
     for i, entry in enumerate(done):
         shared = places and places[-1].entry.score == entry.score
         places.append(Place(places[-1].place if shared else i + 1, entry))
-    return places
-
-
-def place_of(places: list[Place], entry: DailyEntry) -> int | None:
-    """``entry``'s place on the board ``places``, if it is on it."""
-    return next((p.place for p in places if p.entry.pk == entry.pk), None)
-
-
-def share_text(entry: DailyEntry, engine: DailyEngine, url: str) -> str:
-    """What a player pastes anywhere after the day's game: the day's number, the score, the
-    engine's, the card as symbols (no dice), and the link to the day's page."""
-    return (
-        f"Yahtzee Live daily #{day_number(entry.day)}: {entry.score} "
-        f"(engine {engine.score})\n{entry.card}\n{url}"
+    unfinished = sorted(
+        (e for e in entries if e.score is not None and not e.finished),
+        key=lambda e: (-(e.boxes or 0), -(e.score or 0), e.pk),
     )
+    return Board(places, unfinished)
+
+
+@dataclass(frozen=True)
+class Result:
+    """How one attempt did, as the day's page and the room's end show it: the entry, its
+    place among the ``ranked`` finished attempts (``None`` if it was not finished), and the
+    engine's score on the same dice."""
+
+    entry: DailyEntry
+    place: int | None
+    ranked: int
+    engine: DailyEngine
+
+    def share_text(self, url: str) -> str:
+        """What a player pastes anywhere after the day's game: the day's number, the score
+        (or how far an unfinished game went), the engine's, the card as symbols (no dice),
+        and the link to the day's page ``url``."""
+        entry, boxes = self.entry, len(rules.YAHTZEE_BOXES)
+        scored = (
+            f"{entry.score}"
+            if entry.finished
+            else f"not finished, {entry.score} after {entry.boxes} of {boxes} boxes"
+        )
+        return (
+            f"Yahtzee Live daily #{day_number(entry.day)}: {scored} "
+            f"(engine {self.engine.score})\n{entry.card}\n{url}"
+        )
+
+
+def result_of(entry: DailyEntry, day_board: Board | None = None) -> Result | None:
+    """``entry``'s result once its game is over (``None`` while it is played), on
+    ``day_board`` when the caller has the day's board already."""
+    entry = settle(entry)
+    if entry.score is None:
+        return None
+    day_board = day_board if day_board is not None else board(entry.day)
+    return Result(entry, day_board.place_of(entry), len(day_board.places), engine_of(entry.day))

@@ -66,26 +66,22 @@ def day_page(request: HttpRequest, day: str) -> HttpResponse:
 
 def _day_page(request: HttpRequest, day: datetime.date) -> HttpResponse:
     is_today = day == daily.today()
-    places = daily.board(day)
+    day_board = daily.board(day)
     mine = daily.entry_of(day, request.session.session_key or "", _user_id(request))
-    if mine is not None:
-        mine = daily.settle(mine)
-    engine = daily.engine_of(day) if places else None
+    result = daily.result_of(mine, day_board) if mine is not None else None
+    over = day_board.places or day_board.unfinished
     url = request.build_absolute_uri(reverse("daily-day", args=[day.isoformat()]))
     context = {
         "day": day,
         "number": daily.day_number(day),
         "is_today": is_today,
-        "places": places,
-        "engine": engine,
-        "mine": mine,
-        "my_place": daily.place_of(places, mine) if mine else None,
-        "share": (
-            daily.share_text(mine, engine, url)
-            if mine is not None and engine is not None and mine.score is not None
-            else ""
-        ),
-        "playing": mine is not None and mine.score is None,
+        "board": day_board,
+        "places": day_board.places,
+        "engine": daily.engine_of(day) if over else None,
+        "mine": result.entry if result is not None else mine,
+        "result": result,
+        "share": result.share_text(url) if result is not None else "",
+        "playing": mine is not None and result is None,
         "earlier": [
             d
             for d in DailyEntry.objects.filter(day__lt=day)

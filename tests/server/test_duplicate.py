@@ -168,7 +168,7 @@ def test_the_board_orders_by_score_and_equal_scores_share_a_place() -> None:
     play_solo_as(games["ben"], "casual")
     play_solo_as(games["cat"], "optimal")  # dan is still playing: not on the board.
 
-    places = daily.board(day)
+    places = daily.board(day).places
 
     assert next((p.place, p.entry.name) for p in places)[0] == 1
     by_name = {p.entry.name: p for p in places}
