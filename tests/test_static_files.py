@@ -27,6 +27,7 @@ def test_collected_scripts_import_each_other_by_their_hashed_names(settings, tmp
             "caution.js",
             "clock.js",
             "commands.js",
+            "dailyresult.js",
             "inview.js",
             "odds.js",
             "setting.js",

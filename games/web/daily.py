@@ -1,13 +1,15 @@
-"""The daily pages: today's dice (play, or see your result), and each day's board."""
+"""The daily pages: today's dice (play, or see your result), each day's board, and a daily
+game's result as the room's end panel shows it."""
 
 from __future__ import annotations
 
 import datetime
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from games.live import daily, duplicate, limits, services
@@ -91,3 +93,40 @@ def _day_page(request: HttpRequest, day: datetime.date) -> HttpResponse:
         ],
     }
     return render(request, "games/daily.html", context)
+
+
+@require_safe
+@never_cache
+def game_result(request: HttpRequest, code: str) -> JsonResponse:
+    """``GET /g/<code>/daily/``: how daily game ``code`` did, for the room's end panel
+    (``static/js/dailyresult.js``), drawn from the day's board as the day's page draws it:
+
+    ``{"score", "finished", "boxes", "place", "ranked", "engine", "given_away", "share",
+    "board"}``; ``place`` and ``given_away`` are ``null`` for an attempt not finished.
+    Refused: ``no_such_game`` (404, or not a daily attempt), ``not_finished`` (409, the
+    game is still played). Nothing here is secret: the board shows the same to anyone.
+    """
+    entry = DailyEntry.objects.filter(game__code=code).select_related("game").first()
+    if entry is None:
+        return _refused(404, "no_such_game", "there is no daily game at this link")
+    result = daily.result_of(entry)
+    if result is None:
+        return _refused(409, "not_finished", "the game is still played")
+    mine, board = result.entry, reverse("daily-day", args=[entry.day.isoformat()])
+    return JsonResponse(
+        {
+            "score": mine.score,
+            "finished": mine.finished,
+            "boxes": mine.boxes,
+            "place": result.place,
+            "ranked": result.ranked,
+            "engine": result.engine.score,
+            "given_away": mine.given_away,
+            "share": result.share_text(request.build_absolute_uri(board)),
+            "board": board,
+        }
+    )
+
+
+def _refused(status: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "message": message}}, status=status)

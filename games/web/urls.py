@@ -11,6 +11,7 @@ urlpatterns = [
     path("g/<str:code>/export.json", views.export, name="export"),
     path("g/<str:code>/rematch/", views.rematch, name="rematch"),
     path("g/<str:code>/play-my-dice/", views.play_my_dice, name="play-my-dice"),
+    path("g/<str:code>/daily/", daily.game_result, name="daily-result"),
     path("rules/", views.rules_page, name="rules"),
     path("my-games/", app.my_games, name="my_games"),
     path("manifest.webmanifest", app.manifest, name="manifest"),

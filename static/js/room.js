@@ -14,6 +14,7 @@ import { bothBests } from "./advice.js";
 import { turnScroll } from "./inview.js";
 import { WatchersChat } from "./watchers.js";
 import { WinChances } from "./odds.js";
+import { DailyResult } from "./dailyresult.js";
 
 const config = JSON.parse(document.getElementById("room-config").textContent);
 const categories = config.categories;
@@ -46,7 +47,7 @@ const alerts = new TurnAlerts({ icon: $("favicon"), turnIcon: $("room").dataset.
 
 // Self-contained parts of the room, each told of every message after the room has applied it.
 const winChances = new WinChances(send); // Its row goes under the names on the cards.
-const parts = [new WatchersChat(send), new BotPaceControl(send), winChances];
+const parts = [new WatchersChat(send), new BotPaceControl(send), winChances, ...(config.daily ? [new DailyResult(config.code)] : [])];
 function receiveAll(message) {
   coachAsked.hear(message);
   receive(message);

@@ -40,12 +40,20 @@ def test_a_player_plays_todays_dice_and_sees_the_board(browser, live_server_url,
     expect(page.locator("#finish-headline")).to_have_text(f"You scored {total} on today's dice.")
     expect(page.locator("#rematch-button")).to_be_hidden()
     expect(page.locator("#finish-note")).to_be_hidden()
-    page.screenshot(path=screenshot_dir / "daily-finished.png", full_page=True)
+    expect(page.locator("#feed li").last).to_have_text(
+        f"Game over: Ana scored {total} on today's dice."
+    )
+    # The place, the engine's score and the points given away, without a click.
+    expect(page.locator("#daily-result-place")).to_have_text("1 of 1")
+    entry = DailyEntry.objects.get()
+    engine = DailyEngine.objects.get(day=entry.day)
+    expect(page.locator("#daily-result-engine")).to_have_text(str(engine.score))
+    assert entry.given_away is not None
+    expect(page.locator("#daily-result-given")).to_have_text(f"{entry.given_away:.1f}")
+    page.locator("#finish").screenshot(path=screenshot_dir / "daily-finished.png")
     page.click("#daily-link")
     page.wait_for_url(re.compile(r"/daily/$"))
 
-    entry = DailyEntry.objects.get()
-    engine = DailyEngine.objects.get(day=entry.day)
     expect(page.locator("#daily-score")).to_have_text(str(entry.score))
     expect(page.locator("#engine-score")).to_have_text(str(engine.score))
     expect(page.locator("#daily-place")).to_have_text("1 of 1")

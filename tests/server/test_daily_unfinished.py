@@ -163,3 +163,45 @@ def test_the_profile_averages_the_finished_days_only(client, on_day, django_user
     assert f'id="daily-average">{done.given_away:.1f}<' in page
     assert "over 1 finished" in page
     assert "not finished (2 of 13 boxes)" in page
+
+
+def test_the_rooms_end_panel_reads_the_result_from_the_board(client, on_day) -> None:  # type: ignore[no-untyped-def]
+    eve = daily.play_today("eve", session_key="eve")
+    ben = daily.play_today("ben", session_key="ben")
+    result = reverse("daily-result", args=[eve.code])
+    refused = client.get(result)
+    assert (refused.status_code, refused.json()["error"]["code"]) == (409, "not_finished")
+    for box in YAHTZEE_BOXES:
+        first_roll_in(eve, box.value)
+    first_roll_in(ben, "chance")
+    services.leave_game(ben.code, Player.objects.get(game=ben, seat=0).pk)
+    engine = daily.engine_of(DAY).score
+
+    shown = client.get(result).json()
+    given = DailyEntry.objects.get(game=eve).given_away  # Settled by that request.
+    assert {k: v for k, v in shown.items() if k != "given_away"} == {
+        "score": IN_CARD_ORDER,
+        "finished": True,
+        "boxes": 13,
+        "place": 1,
+        "ranked": 1,
+        "engine": engine,
+        "share": (
+            f"Yahtzee Live daily #2: {IN_CARD_ORDER} (engine {engine})\n"
+            f"{IN_CARD_ORDER_SYMBOLS}\nhttp://testserver/daily/2026-11-27/"
+        ),
+        "board": "/daily/2026-11-27/",
+    }
+    assert given is not None
+    # Scoring each first roll where it falls gives a good deal away.
+    assert shown["given_away"] == given > 0
+    left = client.get(reverse("daily-result", args=[ben.code])).json()
+    assert (left["score"], left["finished"], left["boxes"], left["place"], left["given_away"]) == (
+        19,
+        False,
+        1,
+        None,
+        None,
+    )
+    missing = client.get(reverse("daily-result", args=["nope"]))
+    assert (missing.status_code, missing.json()["error"]["code"]) == (404, "no_such_game")
