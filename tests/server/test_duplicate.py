@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import datetime
 import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import IntegrityError
+from django.db import IntegrityError, connection
 from django.urls import reverse
 
 from games.engine import events as ev
@@ -125,19 +127,59 @@ def test_one_daily_game_per_browser_and_per_account(django_user_model) -> None: 
     assert DailyEntry.objects.count() == 2
 
 
-def test_two_tabs_racing_get_one_daily_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    first = daily.play_today("ana", session_key="browser-1")
-    looked = []
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("same", ["browser", "account"])
+def test_two_tabs_starting_todays_game_at_once_get_one_game(
+    same: str, monkeypatch: pytest.MonkeyPatch, django_user_model
+) -> None:  # type: ignore[no-untyped-def]
+    """Two threads, each with its own database connection as a process has, start today's
+    game for the same browser (two tabs) or the same account (two browsers) at once.
 
-    def not_yet(*args: object) -> DailyEntry | None:
-        # The second tab looked before the first one's attempt was saved: it saw nothing.
-        looked.append(args)
-        return None if len(looked) == 1 else DailyEntry.objects.get(game=first)
+    A barrier lines them up after their real check for an attempt, so both have seen none
+    before either saves: the race is certain, not left to timing. On PostgreSQL both
+    transactions then insert at once, and the unique index makes the second wait for the
+    first to commit and fail, after which it reads the first's game. On SQLite a
+    transaction takes the write lock when it begins (yahtzee_site/settings.py), so the
+    second waits for the first to commit before inserting: there this proves that a tab
+    past the check is refused by the database and lands in the other tab's game.
+    """
+    user_id = django_user_model.objects.create_user("ana").pk if same == "account" else None
+    checked = threading.Barrier(2, timeout=60)
+    first_looks: list[DailyEntry | None] = []
+    looks = []  # Every check, by both threads.
+    mine = threading.local()
+    real_entry_of = daily.entry_of
 
-    monkeypatch.setattr(daily, "entry_of", not_yet)
-    assert daily.play_today("ana", session_key="browser-1") == first
-    assert DailyEntry.objects.count() == 1
+    def entry_of(*args: object, **kwargs: object) -> DailyEntry | None:
+        found = real_entry_of(*args, **kwargs)  # type: ignore[arg-type]
+        looks.append(found)
+        if not getattr(mine, "looked", False):  # The check before saving: wait for the other.
+            mine.looked = True
+            first_looks.append(found)
+            checked.wait()
+        return found
+
+    monkeypatch.setattr(daily, "entry_of", entry_of)
+
+    def tab(number: int) -> str:
+        session_key = "browser-1" if same == "browser" else f"browser-{number}"
+        try:
+            return daily.play_today("ana", session_key=session_key, user_id=user_id).code
+        finally:
+            connection.close()  # Each thread's own connection.
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        codes = list(pool.map(tab, range(2)))
+
+    assert first_looks == [None, None]  # Both were past the check: they really raced.
+    # One saved its attempt; the database refused the other's, which then looked again and
+    # found the first's (a third check, and the only one that found anything).
+    assert len(looks) == 3
+    assert looks[2] is not None
+    assert codes[0] == codes[1]  # Both tabs land in the one game.
     assert Game.objects.filter(daily__isnull=False).count() == 1
+    assert DailyEntry.objects.count() == 1
+    assert DailyEntry.objects.get().game.code == codes[0]
 
 
 def test_the_database_refuses_a_second_entry_of_a_browser() -> None:
