@@ -7,14 +7,24 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup-venv.sh test
 
-# The browser tests drive Debian's Chromium: Playwright cannot download its own here.
+# The browser tests drive Debian's Chromium: Playwright cannot download its own here. They
+# need a colour emoji font too, or Chromium draws the daily game's share symbols (🟩 🟨 ⬛ ⬜)
+# as empty boxes in the screenshots: Debian's fonts-noto-color-emoji.
+missing=()
 if [ -z "${CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
+  missing+=(chromium)
+fi
+if ! { command -v fc-list >/dev/null 2>&1 && fc-list | grep -qi "Noto Color Emoji"; }; then
+  missing+=(fonts-noto-color-emoji)
+fi
+if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "Installing Chromium for the browser tests (apt-get)"
+    echo "Installing ${missing[*]} for the browser tests (apt-get)"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   else
-    echo "No Chromium found: install it (apt-get install chromium) or set CHROMIUM=/path." >&2
+    echo "Missing for the browser tests: ${missing[*]} (apt-get install ${missing[*]});" \
+      "set CHROMIUM=/path for a Chromium of your own." >&2
   fi
 fi
 
