@@ -158,6 +158,23 @@ def notices(
     return found
 
 
+def claim_guest_subscriptions(old_session_key: str, new_session_key: str, user_id: int) -> int:
+    """A guest who logs in or signs up keeps the notifications this browser asked for.
+
+    Logging in gives the browser a new session key (Django cycles it), so a subscription
+    kept under the old one would reach neither the guest's seats (moved to the new key,
+    :func:`games.live.arrivals.claim_guest_seats`) nor the account's. Each subscription
+    of the old session that no account holds becomes the account's, and those of the
+    account move to the new key: the account's notices reach this browser from then on.
+    One another account made here stays that account's. Returns how many moved."""
+    if not old_session_key:
+        return 0
+    mine = Q(user__isnull=True) | Q(user_id=user_id)
+    return PushSubscription.objects.filter(mine, session_key=old_session_key).update(
+        session_key=new_session_key, user_id=user_id
+    )
+
+
 def time_words(seconds: int | None) -> str:
     """A slow game's clock, for a person: "no clock", "1 hour a turn", "2 days a turn"."""
     if seconds is None:

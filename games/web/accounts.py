@@ -32,7 +32,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from games.engine import names
-from games.live import daily, limits, services
+from games.live import daily, limits, push, services
 from games.models import UsernameKey
 from games.web import charts, history
 from games.web.history import GameSummary, Seat
@@ -240,10 +240,12 @@ def _log_in_keeping_seats(request: HttpRequest, user: User) -> None:
 
 
 def _claim_guest_seats(request: HttpRequest, old_session_key: str, user: AbstractBaseUser) -> None:
-    """Move the guest's seats to the new session and the account, and say how many games."""
+    """Move the guest's seats, daily attempts and push subscriptions to the new session and
+    the account, and say how many games."""
     new_session_key = request.session.session_key or ""
     claimed = services.claim_guest_seats(old_session_key, new_session_key, user.pk)
     daily.claim_guest_entries(old_session_key, new_session_key, user.pk)
+    push.claim_guest_subscriptions(old_session_key, new_session_key, user.pk)
     if claimed > 0:
         text = ngettext(
             "%(count)d game you played in this browser is now on your account.",

@@ -250,6 +250,48 @@ def test_an_account_is_told_on_every_browser_it_subscribed(notices, django_user_
     assert [(n.user_id, n.session_key) for n in started] == [(user.pk, "")]
 
 
+def test_a_subscription_made_as_a_guest_follows_the_login(
+    service, client, django_user_model
+) -> None:  # type: ignore[no-untyped-def]
+    browser = Browser()
+    subscribe(client, browser, service.endpoint("erin"), turns=True)  # As a guest.
+    guest_session = client.session.session_key
+    erin = django_user_model.objects.create_user("erin", password="a long password 1")
+    elsewhere = Browser()  # Another account's browser: its subscription stays its own.
+    other = django_user_model.objects.create_user("fred", password="a long password 2")
+    PushSubscription.objects.create(
+        endpoint=service.endpoint("fred"),
+        p256dh=elsewhere.subscription("x")["keys"]["p256dh"],
+        auth=elsewhere.subscription("x")["keys"]["auth"],
+        session_key=guest_session,
+        user=other,
+        turns=True,
+    )
+
+    client.post("/accounts/login/", {"username": "erin", "password": "a long password 1"})
+
+    assert client.session.session_key != guest_session  # Django cycled it.
+    moved = PushSubscription.objects.get(endpoint=service.endpoint("erin"))
+    assert (moved.user, moved.session_key) == (erin, client.session.session_key)
+    kept = PushSubscription.objects.get(endpoint=service.endpoint("fred"))
+    assert (kept.user, kept.session_key) == (other, guest_session)
+    # A game the account plays from another device: its turn reaches this browser.
+    table = Table("ana", turn_seconds=None)
+    table.players["erin"] = services.join_game(
+        table.code, "erin", session_key="erins-phone", user_id=erin.pk
+    )
+    table.start()
+    while on_turn(table) != "erin":
+        pass_turn(table)
+
+    received = service.next()
+
+    assert received.path == "/push/erin"
+    notice = browser.decrypt(received.body)
+    assert (notice["kind"], notice["game"]) == ("turns", table.code)
+    assert notice["seat"] == table.players["erin"].seat
+
+
 # The opt-ins, as the room's panel sends them ------------------------------------------
 
 
