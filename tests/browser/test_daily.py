@@ -98,3 +98,42 @@ def test_a_friend_plays_my_dice_from_the_review_and_gets_the_same_first_roll(
     cards.scroll_into_view_if_needed()
     page.screenshot(path=screenshot_dir / "daily-same-dice.png", full_page=True)
     context.close()
+
+
+def test_a_daily_game_left_unfinished_is_shown_as_not_ranked(
+    browser, live_server_url, screenshot_dir
+):
+    context = browser.new_context(viewport=VIEWPORTS["desktop"])
+    page = context.new_page()
+    page.goto(live_server_url + "/daily/")
+    page.fill("#daily-name", "Ana")
+    page.click("text=Play today's dice")
+    page.wait_for_url(re.compile(r"/g/[^/]+/$"))
+    expect_my_turn(page)
+    roll(page, "click")
+    expect_dice(page, list(daily.day_grid(daily.today()).faces(1, 1)))
+    score(page, 0, "chance", "click")
+    expect_my_turn(page)
+    # Ana gives up: her seat leaves the game, which is over with one box filled.
+    page.click("#leave-game-button")
+    page.click("#confirm-yes")
+
+    expect(page.locator("#finish")).to_be_visible(timeout=15_000)
+    expect(page.locator("#daily-result-place")).to_have_text("not ranked: not finished")
+    chance = sum(daily.day_grid(daily.today()).faces(1, 1))
+    expect(page.locator("#daily-result-note")).to_have_text(
+        f"Not finished: {chance} after 1 of 13 boxes. It was your attempt for today, "
+        "listed under the board without a place."
+    )
+    expect(page.locator("#daily-result-given")).to_have_text("not counted")
+    page.locator("#finish").screenshot(path=screenshot_dir / "daily-unfinished-end.png")
+
+    page.click("#daily-link")
+    page.wait_for_url(re.compile(r"/daily/$"))
+    expect(page.locator("#daily-place")).to_have_text("not ranked")
+    expect(page.locator("#unfinished tbody tr")).to_have_count(1)
+    expect(page.locator("#unfinished")).to_contain_text("Ana guest")
+    expect(page.locator("#board")).to_have_count(0)  # Nobody finished: no places.
+    expect(page.locator("text=Play today's dice")).to_have_count(0)  # The attempt is spent.
+    page.screenshot(path=screenshot_dir / "daily-unfinished-board.png", full_page=True)
+    context.close()
