@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 from games.engine.rules import YAHTZEE_BOXES
 from games.live import daily
 from games.models import DailyEngine, DailyEntry, Game
+from tests.browser.axe import failing, violations
 from tests.browser.test_room import expect_dice, expect_my_turn, roll, score
 from tests.browser.watch import VIEWPORTS, off_the_loop
 from tests.server.helpers import play_solo, play_solo_as
@@ -127,6 +128,7 @@ def test_a_daily_game_left_unfinished_is_shown_as_not_ranked(
     )
     expect(page.locator("#daily-result-given")).to_have_text("not counted")
     page.locator("#finish").screenshot(path=screenshot_dir / "daily-unfinished-end.png")
+    assert failing(violations(page)) == []  # axe-core: the end panel with its figures.
 
     page.click("#daily-link")
     page.wait_for_url(re.compile(r"/daily/$"))
@@ -136,4 +138,5 @@ def test_a_daily_game_left_unfinished_is_shown_as_not_ranked(
     expect(page.locator("#board")).to_have_count(0)  # Nobody finished: no places.
     expect(page.locator("text=Play today's dice")).to_have_count(0)  # The attempt is spent.
     page.screenshot(path=screenshot_dir / "daily-unfinished-board.png", full_page=True)
+    assert failing(violations(page)) == []  # axe-core: the board with its unfinished list.
     context.close()
