@@ -284,3 +284,15 @@ def abandoned_with_stand_ins(fake_clock) -> Table:  # type: ignore[no-untyped-de
             fake_clock.until(table.game.wake_at)
             services.wake(table.code)
     return table
+
+
+def as_reviewed_now(moments: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A stored review's moments as the review tells them now: a solo game ends on its
+    score, not on a win ("ana finished with 120.", was "ana wins with 120.": issue 29)."""
+    solo = bool(moments) and moments[0]["text"].endswith(" starts a solo game.")
+    return [
+        {**m, "text": m["text"].replace(" wins with ", " finished with ")}
+        if solo and m["kind"] == "finished"
+        else m
+        for m in moments
+    ]
