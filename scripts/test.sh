@@ -28,15 +28,16 @@ if [ "${#missing[@]}" -gt 0 ]; then
   fi
 fi
 
-# axe-core, the accessibility checker the browser tests run in each page (package.json).
-echo "== npm ci (axe-core for the accessibility tests)"
+# From npm (package.json, pinned in package-lock.json): axe-core, the accessibility checker
+# the browser tests run in each page, and happy-dom, the DOM the panels' node tests draw in.
+echo "== npm ci (axe-core for the accessibility tests, happy-dom for the panels' tests)"
 if command -v npm >/dev/null 2>&1; then
   npm ci --no-audit --no-fund --loglevel=error
 elif [ -n "${CI:-}" ]; then
-  echo "No npm found: the accessibility tests need axe-core from npm, and CI runs them." >&2
+  echo "No npm found: the accessibility and the panels' tests need packages from npm, and CI runs them." >&2
   exit 1
 else
-  echo "No npm found: the accessibility tests will be skipped (install Node 20 and npm)." >&2
+  echo "No npm found: the accessibility tests will be skipped, and the page modules' tests too (install Node 20 and npm)." >&2
 fi
 
 echo "== ruff"
@@ -46,14 +47,14 @@ ruff format --check .
 # [tool.mypy], which leaves out the generated migrations): a new module cannot be missed.
 echo "== mypy --strict"
 mypy --strict games yahtzee_site
-echo "== node --test (the page modules in static/js)"
-if command -v node >/dev/null 2>&1; then
+echo "== node --test (the page modules in static/js, the panels in happy-dom's DOM)"
+if command -v node >/dev/null 2>&1 && [ -d node_modules/happy-dom ]; then
   node --test --test-reporter=spec tests/js/*.test.mjs
 elif [ -n "${CI:-}" ]; then
-  echo "No node found: the page modules' tests need Node 20 or newer, and CI runs them." >&2
+  echo "No node or no node_modules: the page modules' tests need Node 20 or newer and npm ci, and CI runs them." >&2
   exit 1
 else
-  echo "No node found: skipping the page modules' tests (install Node 20 or newer to run them)." >&2
+  echo "No node or no npm: skipping the page modules' tests (install Node 20 or newer and npm to run them)." >&2
 fi
 echo "== pytest (database: ${DATABASE_URL:-sqlite default}, channel layer: ${REDIS_URL:-in-memory})"
 # In 3 processes side by side (pytest-xdist), each with its own databases, Redis index,

@@ -21,22 +21,40 @@ def test_collected_scripts_import_each_other_by_their_hashed_names(settings, tmp
     assert sorted(imports) == sorted(
         paths[f"js/{name}"].removeprefix("js/")
         for name in (
-            "advice.js",
             "alerts.js",
             "botpace.js",
-            "caution.js",
             "clock.js",
-            "commands.js",
             "dailyresult.js",
-            "inview.js",
             "odds.js",
-            "setting.js",
+            "play.js",
             "socket.js",
             "state.js",
             "watchers.js",
+            *(
+                f"panels/{panel}.js"
+                for panel in (
+                    "cards",
+                    "coach",
+                    "confirm",
+                    "console",
+                    "dom",
+                    "feed",
+                    "finish",
+                    "lobby",
+                    "seat",
+                    "status",
+                    "tray",
+                    "turn",
+                )
+            ),
         )
     )
-    assert all(re.fullmatch(r"\w+\.[0-9a-f]{12}\.js", name) for name in imports)
+    assert all(re.fullmatch(r"(panels/)?\w+\.[0-9a-f]{12}\.js", name) for name in imports)
+    # A panel imports the modules beside room.js, one folder up, by their hashed names too.
+    cards = (tmp_path / paths["js/panels/cards.js"]).read_text()
+    assert sorted(re.findall(r'from "\.\./([^"]+)"', cards)) == sorted(
+        paths[f"js/{name}"].removeprefix("js/") for name in ("odds.js", "state.js")
+    )
     socket = (tmp_path / paths["js/socket.js"]).read_text()
     assert re.findall(r'from "\./([^"]+)"', socket) == [paths["js/backoff.js"].removeprefix("js/")]
 

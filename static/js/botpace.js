@@ -3,6 +3,7 @@
 // how it stands. Drawn into the partial templates/games/_bot_pace.html from the room's
 // state (`game.bot_pace`, kept by state.js).
 
+import { setDisabled, setHidden } from "./panels/dom.js";
 import { AskedSetting } from "./setting.js";
 
 export const PACES = {
@@ -39,10 +40,12 @@ export class BotPaceControl {
   receive(message, state) {
     this.asked.hear(message);
     const view = paceView(state);
-    this.panel.hidden = !view.shown;
+    // Only what differs is written: most messages change nothing here.
+    setHidden(this.panel, !view.shown);
     if (!view.shown) return;
-    this.select.value = this.asked.shown(view.pace);
-    this.select.disabled = !view.host;
-    this.note.hidden = view.host;
+    const pace = this.asked.shown(view.pace);
+    if (this.select.value !== pace) this.select.value = pace;
+    setDisabled(this.select, !view.host);
+    setHidden(this.note, view.host);
   }
 }

@@ -9,7 +9,7 @@
 // turn ends, not after every roll.
 //
 // The pure functions and OddsRequests are tested in node (tests/js/odds.test.mjs);
-// WinChances draws them into the cards' head (room.js calls `headRow`).
+// WinChances draws them into the cards' head (static/js/panels/cards.js calls `headRow`).
 
 // The events after which the chances may have moved.
 export const MOVES = new Set(["roll_off", "rolled", "scored", "left", "finished", "abandoned"]);
@@ -134,7 +134,7 @@ export class WinChances {
     return player ? player.name : `Seat ${seat + 1}`;
   }
 
-  // The row under the names, for room.js's cards (it draws them before this part hears of
+  // The row under the names, for the cards (panels/cards.js draws it before this part hears of
   // the message: `state` is the room's): null when this tab does not see it.
   headRow(state, players, el) {
     if (!oddsVisible(state, this.refused)) return null;

@@ -242,3 +242,18 @@ export function describe(message, players, labels, { daily = false } = {}) {
       return [];
   }
 }
+
+// Who this browser is at the table, asked of the state by every panel alike.
+export const isPlaying = (state) => Boolean(state) && state.game.status === "playing";
+// This browser's seat (null: it watches).
+export const mySeat = (state) => (state && state.you ? state.players[state.you.seat] : null);
+// A bot plays this player's turns, for now or for good (handed).
+export const isAway = (state) => Boolean(mySeat(state) && mySeat(state).away);
+export const isHanded = (state) => Boolean(mySeat(state) && mySeat(state).handed);
+// Someone who may play here: seated, and not handed to a bot. Watchers see no player controls.
+export const isPlayer = (state) => Boolean(state && state.you) && !isHanded(state);
+export const isMyTurn = (state) => isPlaying(state) && Boolean(state.you) && Boolean(state.turn)
+  && state.turn.seat === state.you.seat && !isAway(state);
+export const seatName = (state, seat) => (state.players[seat] ? state.players[seat].name : `Seat ${seat + 1}`);
+// Where a turn stands ("dice/rolls left"): an answer for another position is stale.
+export const position = (turn) => `${turn.dice.join("")}/${turn.rolls_left}`;

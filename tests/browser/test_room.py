@@ -181,7 +181,7 @@ def shown_dice(page: Page) -> list[str]:
 
 def expect_my_turn(page: Page) -> None:
     """Wait until it is this page's turn and the page has brought the turn into view: a
-    smooth scroll under way would move what the test clicks (static/js/room.js)."""
+    smooth scroll under way would move what the test clicks (static/js/panels/turn.js)."""
     expect(page.locator("#turn-heading")).to_have_text("Your turn")
     page.wait_for_function("() => !window.yahtzeeRoom.turnScrolling")
 

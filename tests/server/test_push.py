@@ -4,10 +4,13 @@ the message as a push service receives it, decrypted with the browser's keys."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
 from games.live import clock, push, services
@@ -429,6 +432,23 @@ def test_the_manifest_names_the_app_and_its_icons(client) -> None:  # type: igno
         assert f"{width}x{height}" == icon["sizes"]
 
 
+def modules_of(script: str) -> set[str]:
+    """The static path of ``script`` (under static/) and of every module it imports, at
+    any depth, by their served names."""
+    root = Path(settings.BASE_DIR) / "static"
+    found: set[str] = set()
+    waiting = [root / script]
+    while waiting:
+        path = waiting.pop().resolve()
+        name = f"/static/{path.relative_to(root).as_posix()}"
+        if name in found:
+            continue
+        found.add(name)
+        imports = re.findall(r'^import [^;]*? from "(\.{1,2}/[^"]+)";', path.read_text(), re.M)
+        waiting.extend(path.parent / module for module in imports)
+    return found
+
+
 def test_the_service_worker_is_served_from_the_root_with_its_shell(client) -> None:  # type: ignore[no-untyped-def]
     response = client.get("/sw.js")
 
@@ -441,6 +461,9 @@ def test_the_service_worker_is_served_from_the_root_with_its_shell(client) -> No
         shell["files"]
     )
     assert "/static/js/sw.js" not in shell["files"]
+    # Every module the room's page loads offline: room.js and all it imports, its panels too.
+    assert {"/static/js/panels/tray.js", "/static/js/play.js"} <= modules_of("js/room.js")
+    assert modules_of("js/room.js") <= set(shell["files"])
     assert 'addEventListener("push"' in source
     for path in shell["files"]:
         assert client.get(urlsplit(path).path).status_code == 200, path
