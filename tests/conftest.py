@@ -14,6 +14,7 @@ import pytest
 from daphne.testing import DaphneProcess
 from django.db import connections
 from hypothesis import settings
+from playwright.sync_api import expect
 
 from tests import dice
 from tests.browser.chromium import CHROMIUM_ARGS, find_chromium
@@ -23,6 +24,11 @@ from tests.browser.chromium import CHROMIUM_ARGS, find_chromium
 # are judged by their answers only; a hang is pytest-timeout's to catch.
 settings.register_profile("suite", deadline=None)
 settings.load_profile("suite")
+
+# Playwright's expect waits 5 s for a page to agree: at a load of 40 on 2 cores (five suites
+# side by side) a room's answer once took longer (test_room.py's coach switch). A bound on
+# a failure, never a measure: a page that agrees sooner passes as soon.
+expect.set_options(timeout=15_000)
 
 # Helpers' asserts explain themselves as a test's own do.
 pytest.register_assert_rewrite("tests.browser.watch")

@@ -75,3 +75,7 @@ YAHTZEE_CLOCK_WATCH = False
 
 # The tests' push service is a plain-http server on 127.0.0.1 (tests/server/test_push.py).
 PUSH_HTTPS_ONLY = False
+
+# No notices leave the commands (push.enabled() is false): the tests about push turn it on
+# (tests/server/test_push.py's push_on), as the sending thread outlives the test that woke it.
+PUSH_SENDING = False

@@ -349,6 +349,10 @@ PUSH_TTL = 24 * 60 * 60
 #: to the URL a browser gives, and must not be sent to this network's plain-http services.
 #: The tests turn it off for their own push service on 127.0.0.1.
 PUSH_HTTPS_ONLY = True
+#: Whether commands hand their notices to the sending thread at all. The tests turn it off but
+#: for those about push: every game of theirs would otherwise wake the thread, which reads
+#: subscriptions after the test that played may have ended. The room offers the opt-ins either way.
+PUSH_SENDING = True
 
 
 # Internationalisation -------------------------------------------------------

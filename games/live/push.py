@@ -91,8 +91,8 @@ class Notice:
 
 
 def enabled() -> bool:
-    """Whether this site sends Web Push at all (it has a VAPID key)."""
-    return bool(settings.VAPID_PRIVATE_KEY)
+    """Whether this site sends Web Push at all (it has a VAPID key, and ``PUSH_SENDING``)."""
+    return bool(settings.VAPID_PRIVATE_KEY) and settings.PUSH_SENDING
 
 
 def notices(

@@ -90,8 +90,12 @@ def test_watchers_see_the_bar_move_and_players_do_not_when_it_is_hidden(
     expect(watcher.locator(".win-chance--leading")).to_have_attribute("data-win-seat", "0")
 
     click_box(ana, ana.locator('button[data-focus="box-yahtzee"]'))
-    # The bot takes its straight at once; then it is Ana's turn again, and she rolls.
+    # The bot takes its straight at once; then it is Ana's turn again, and she rolls. Round 2
+    # is the sign the bot has played: "your turn" alone is still true before her score's
+    # event comes back, and the engine, read then, gave the chances of a move behind.
+    expect(ana.locator("#room-status")).to_contain_text("Round 2 of 13 · your turn")
     expect_my_turn(ana)
+    expect(watcher.locator("#room-status")).to_contain_text("Round 2 of 13 · Ana's turn")
     expect(watcher.locator("#turn-heading")).to_have_text("Ana's turn")
     after_turns = expect_bar(watcher, code)
     # The end of the bot's turn was read out, as the bar shows it.

@@ -169,3 +169,32 @@ group("WinChances: what a tab asks and when", () => {
     assert.deepEqual(sent, [["odds", { version: 21 }]]);
   });
 });
+
+group("WinChances: the announcer and the bar after an instant bot's turn", () => {
+  // The frames a watcher's page received in a failing run of test_win_chances.py (its
+  // check was at fault: it read the engine before the bot had played). The page reads out
+  // the turn's end with the next answer it shows, and the bar's answer last.
+  test("Ana scores, the bot rolls and scores before her answer: the last words are the bar's", () => {
+    const announcer = { textContent: "" };
+    const root = { getElementById: (id) => (id === "odds-announcer" ? announcer : null), querySelectorAll: () => [] };
+    const sent = [];
+    const chances = new WinChances((type, fields) => { sent.push([type, fields]); return true; }, { root });
+    const state = showing(playing(["Ana", "Casual bot"], { version: 6 }), false);
+    chances.receive(state, state);
+    chances.receive(reply(6, [0.7567, 0.2433], "odds-1"), state);
+    const heard = (message) => {
+      if (message.type === "event") applyEvent(state, message, CATEGORIES);
+      chances.receive(message, state);
+    };
+    heard(event(7, "scored", { seat: 0, category: "yahtzee", points: 50, dice: [6, 6, 6, 6, 6], yahtzee_bonus: false, next: 1 }));
+    heard({ type: "error", code: "stale", message: "the play has moved on", id: "odds-2" });
+    heard(event(8, "rolled", { seat: 1, dice: [1, 2, 3, 4, 6], held: [], rolls_left: 2, options: {} }));
+    heard(reply(8, [0.7704, 0.2296], "odds-3"));
+    assert.equal(announcer.textContent, "Chances to win: Ana 77%, Casual bot 23%.");
+    heard(event(9, "scored", { seat: 1, category: "small_straight", points: 30, dice: [1, 2, 3, 4, 6], yahtzee_bonus: false, next: 0 }));
+    heard(reply(9, [0.7874, 0.2126], "odds-4"));
+    assert.deepEqual(sent.map(([, fields]) => fields.version), [6, 7, 8, 9]);
+    assert.equal(chances.requests.shown.version, 9);
+    assert.equal(announcer.textContent, "Chances to win: Ana 79%, Casual bot 21%.");
+  });
+});

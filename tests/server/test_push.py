@@ -24,6 +24,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 DAY = 24 * 60 * 60
 
 
+@pytest.fixture(autouse=True)
+def push_on(settings) -> None:  # type: ignore[no-untyped-def]
+    """These tests are about push: commands hand their notices on (off in the other tests)."""
+    settings.PUSH_SENDING = True
+
+
 @pytest.fixture
 def notices(monkeypatch: pytest.MonkeyPatch) -> list[push.Notice]:
     """The notices the commands post once committed, kept here instead of sent."""
@@ -75,6 +81,15 @@ def test_it_tells_a_seat_its_turn_in_a_game_without_a_clock(notices) -> None:  #
     assert (notice.kind, notice.code, notice.seat) == (push.TURN, table.code, table.seats()[after])
     assert notice.session_key == f"session-{after}"
     assert notice.body == f"{after}, the dice are yours (no clock)."
+
+
+def test_a_site_that_does_not_send_tells_nobody(notices, settings) -> None:  # type: ignore[no-untyped-def]
+    settings.PUSH_SENDING = False  # As in the other tests (tests/settings.py).
+    table = Table("ana", "bob", turn_seconds=None)
+    table.start("ana")
+
+    assert not push.enabled()
+    assert notices == []
 
 
 @pytest.mark.parametrize(
