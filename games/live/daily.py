@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from games.engine import grid, rules
 from games.engine.grid import Grid
@@ -152,7 +153,7 @@ def engine_of(day: datetime.date) -> DailyEngine:
     started = time.perf_counter()
     score = engine_game(day_grid(day)).cards[0].total
     seconds = time.perf_counter() - started
-    kept, _ = DailyEngine.objects.get_or_create(
+    kept, _created = DailyEngine.objects.get_or_create(
         day=day, defaults={"score": score, "seconds": seconds}
     )
     return kept  # The first process's row, when another saved it meanwhile.
@@ -238,7 +239,9 @@ def place_of(places: list[Place], entry: DailyEntry) -> int | None:
 def share_text(entry: DailyEntry, engine: DailyEngine, url: str) -> str:
     """What a player pastes anywhere after the day's game: the day's number, the score, the
     engine's, the card as symbols (no dice), and the link to the day's page."""
-    return (
-        f"Yahtzee Live daily #{day_number(entry.day)}: {entry.score} "
-        f"(engine {engine.score})\n{entry.card}\n{url}"
-    )
+    line = _("Yahtzee Live daily #%(number)s: %(score)s (engine %(engine)s)") % {
+        "number": day_number(entry.day),
+        "score": entry.score,
+        "engine": engine.score,
+    }
+    return f"{line}\n{entry.card}\n{url}"
