@@ -80,6 +80,7 @@ REFUSALS: Final[dict[str, Promise]] = {
     "invalid_grid": _("Those are not a game's dice."),
     "no_grid": _("Only a solo game's dice can be played again."),
     "invalid_day": _("There are no dice for that day."),
+    "dice_secret": _("Today's dice stay secret until the day is over: play them on the site."),
     # The coach, the odds and the chat.
     "coach_off": _("The coach is off in this room."),
     "no_coach_on_duplicate_dice": _(
