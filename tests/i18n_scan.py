@@ -83,7 +83,7 @@ class _Reader(HTMLParser):
 
     def _check(self, text: str) -> None:
         for part in text.split(MARK):
-            words = " ".join(part.split()).strip(" ·|-–—:,()")
+            words = " ".join(part.split()).strip(" ·|-\N{EN DASH}\N{EM DASH}:,()")
             if WORD.search(words) and words not in NOT_TRANSLATED:
                 self.found.append((self.getpos()[0], words))
 

@@ -59,7 +59,8 @@ CALLS = {
 def _key(name: str, args: list[object]) -> Key | None:
     context, singular, plural = CALLS[name]
     texts = [args[i] if i is not None and i < len(args) else None for i in CALLS[name]]
-    if not all(isinstance(t, str) for t, i in zip(texts, (context, singular, plural)) if i is not None):
+    wanted = zip(texts, (context, singular, plural), strict=True)
+    if not all(isinstance(text, str) for text, place in wanted if place is not None):
         return None  # A variable, not a literal: nothing to extract.
     return (texts[0], str(texts[1]), texts[2])  # type: ignore[return-value]
 
@@ -133,8 +134,9 @@ def test_each_catalog_holds_exactly_the_messages_of_the_source(
 
     missing = sorted(in_the_source - in_the_catalog, key=str)
     stale = sorted(in_the_catalog - in_the_source, key=str)
-    assert not missing, f"not in {language}'s catalog (bash scripts/translations.sh update): {missing}"
-    assert not stale, f"no longer in the source (bash scripts/translations.sh update): {stale}"
+    update = "bash scripts/translations.sh update"
+    assert not missing, f"not in {language}'s catalog ({update}): {missing}"
+    assert not stale, f"no longer in the source ({update}): {stale}"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
