@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -83,3 +84,33 @@ def read_po(path: Path) -> list[Entry]:
         if seen and entry.msgid:
             entries.append(entry)
     return entries
+
+
+def write_mo(path: Path, messages: dict[str, str | list[str]], plural_forms: str) -> None:
+    """A compiled catalog (GNU .mo) of ``messages`` at ``path``, as msgfmt writes one, for
+    tests that need a catalog of their own without gettext's tools. A plural message is
+    keyed by its singular, and its value is its forms; context goes in the key as
+    ``context\\x04message``. English plurals are not known here, so a plural key's own
+    plural is written as the singular followed by "s" (only the key's first part is looked up)."""
+    header = f"Content-Type: text/plain; charset=UTF-8\nPlural-Forms: {plural_forms}\n"
+    table: dict[bytes, bytes] = {b"": header.encode()}
+    for key, value in messages.items():
+        if isinstance(value, list):
+            original = f"{key}\x00{key}s"
+            table[original.encode()] = "\x00".join(value).encode()
+        else:
+            table[key.encode()] = value.encode()
+    keys = sorted(table)
+    start = 7 * 4 + 16 * len(keys)  # The header, then the two tables of (length, offset).
+    originals, translations, blob = [], [], b""
+    for key in keys:
+        originals.append((len(key), start + len(blob)))
+        blob += key + b"\x00"
+    for key in keys:
+        translations.append((len(table[key]), start + len(blob)))
+        blob += table[key] + b"\x00"
+    count = len(keys)
+    head = struct.pack("<7I", 0x950412DE, 0, count, 28, 28 + 8 * count, 0, 0)
+    pairs = b"".join(struct.pack("<2I", *pair) for pair in originals + translations)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(head + pairs + blob)

@@ -176,7 +176,7 @@ def notices(
     return found
 
 
-def time_words(seconds: int | None) -> Promise:
+def time_words(seconds: int | None) -> Promise | str:
     """A slow game's clock, for a person: "no clock", "1 hour a turn", "2 days a turn"
     (lazy: worded in the language of the browser it is sent to)."""
     if seconds is None:
