@@ -161,8 +161,12 @@ def test_each_game_s_boxes_have_the_names_its_players_use(
         Category.SMALL_STRAIGHT,
         Category.YAHTZEE,
     ]
+
+    def read(label: str) -> str:  # German's long names carry soft hyphens, for phones.
+        return label.replace("\N{SOFT HYPHEN}", "")
+
     with translation.override(language):
-        assert [words.box_label(box, rules.OFFICIAL) for box in boxes] == yahtzee
+        assert [read(words.box_label(box, rules.OFFICIAL)) for box in boxes] == yahtzee
         if language == "sv":  # Yatzy's own card, in the language that named it.
             names = [words.box_label(box, rules.YATZY) for box in rules.YATZY.boxes]
             assert names == [
