@@ -364,7 +364,8 @@ def stat_tiles(stats: PlayerStats) -> list[tuple[str, str]]:
     """The profile's figures as (label, text) pairs; a dash where there is nothing yet."""
 
     def shown(value: float | None, decimals: int) -> str:
-        return NOTHING_YET if value is None else number_format(value, decimals)
+        # Rounded first: number_format cuts a float's digits rather than round them.
+        return NOTHING_YET if value is None else number_format(round(value, decimals), decimals)
 
     def percent(rate: float | None) -> str:
         # "67%" in English, "67 %" in German and French: the locale's own way.
