@@ -47,6 +47,12 @@ def _unquote(text: str) -> str:
     return value
 
 
+def plural_forms(path: Path) -> int:
+    """How many plural forms the catalog at ``path`` declares (its header's ``nplurals``)."""
+    found = re.search(r"nplurals=\s*(\d+)", path.read_text(encoding="utf-8"))
+    return int(found.group(1)) if found else 2
+
+
 def read_po(path: Path) -> list[Entry]:
     """The entries of the catalog at ``path``, its header (the empty msgid) left out."""
     entries: list[Entry] = []

@@ -66,6 +66,22 @@ def test_the_browser_s_language_chooses_the_page_s(
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "plural"),
+    [
+        ("de", "bis zu 6 Personen"),
+        ("fr", "jusqu'à 6 joueurs"),
+        ("es", "hasta 6 jugadores"),
+        ("sv", "upp till 6 spelare"),
+    ],
+)
+def test_a_plural_reads_in_the_language(language: str, plural: str) -> None:
+    page = Client(headers={"Accept-Language": language}).get("/").content.decode()
+
+    assert plural in page.replace("&#x27;", "'")
+
+
+@pytest.mark.django_db
 def test_the_switcher_is_a_plain_form_that_names_each_language_in_itself() -> None:
     page = Client().get("/rules/").content.decode()
 

@@ -24,7 +24,7 @@ from django.conf import settings
 from django.utils.translation.template import templatize
 
 from games.live import refusals
-from tests.i18n_catalogs import Entry, read_po
+from tests.i18n_catalogs import Entry, plural_forms, read_po
 from tests.i18n_scan import untranslated
 from tests.i18n_scripts import untranslated as untranslated_in_a_script
 from tests.i18n_scripts import untranslated_in
@@ -149,6 +149,16 @@ def test_each_catalog_translates_every_message(language: str) -> None:
     ]
 
     assert not untranslated_here, f"{language} lacks: " + "; ".join(untranslated_here)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_plural_has_every_form_its_language_declares(language: str) -> None:
+    # A form missing is English on the page: Spanish once declared CLDR's three forms
+    # (one, many, other) while its messages gave gettext's two, and "6 players" read English.
+    forms = plural_forms(ROOT / "locale" / language / "LC_MESSAGES" / "django.po")
+    short = [e.msgid for e in catalog(language) if e.plural and len(e.strings) != forms]
+
+    assert not short, f"{language} declares {forms} plural forms; these have another count: {short}"
 
 
 _PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%%|\{\w+\}")
