@@ -331,3 +331,18 @@ def test_a_notification_is_worded_in_its_browser_s_language() -> None:
     with translation.override("sv"):
         assert str(push.time_words(2 * 24 * 3600)) == "2 dagar per tur"
         assert str(push.time_words(3600)) == "1 timme per tur"
+
+
+@pytest.mark.django_db
+def test_an_api_refusal_is_worded_in_the_request_s_language() -> None:
+    # A room that does not exist, asked for in Swedish and in English.
+    swedish = Client(headers={"Accept-Language": "sv"}).get("/api/games/nosuchgame1/")
+    english = Client().get("/api/games/nosuchgame1/")
+
+    assert swedish.status_code == english.status_code == 404
+    assert swedish.json()["error"] == {
+        "code": "no_such_game",
+        "message": "Det finns inget parti på den här länken.",
+    }
+    assert english.json()["error"]["code"] == "no_such_game"
+    assert english.json()["error"]["message"] == "there is no game at this link"
