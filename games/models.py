@@ -363,6 +363,8 @@ class PushSubscription(models.Model):
     turns = models.BooleanField(default=False)
     starts = models.BooleanField(default=False)
     rematches = models.BooleanField(default=False)
+    #: The language its notifications are worded in: the page's when it subscribed.
+    language = models.CharField(max_length=16, blank=True, default="")
     created_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:

@@ -14,7 +14,8 @@ from games.engine import codec, replay
 from games.insight import analysis, review
 from games.live import services
 from games.models import Game, Player
-from games.web.views import EXPORT_FORMAT, GAMES_PER_PAGE, clock_words
+from games.web.views import EXPORT_FORMAT, GAMES_PER_PAGE
+from games.words import clock_words
 from tests.server.helpers import SOLO, SOLO_RUNNING, Table, abandoned_with_stand_ins, play_solo
 from tests.server.test_analysis import chance_for_18
 

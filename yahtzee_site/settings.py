@@ -57,6 +57,9 @@ MIDDLEWARE = [
     "yahtzee_site.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After the session, before CommonMiddleware, as Django's docs ask: the language comes
+    # from the cookie set_language writes, else the browser's Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -77,6 +80,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -362,6 +366,29 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+#: The languages the site speaks. The browser's Accept-Language picks one (LocaleMiddleware);
+#: the footer's switcher (Django's set_language) overrides it with a cookie. Each has a
+#: catalog in locale/<code>/LC_MESSAGES/ (README, "Translations"). The names are each
+#: language's own, as a switcher shows them to someone who does not read the current one.
+LANGUAGES = [
+    ("en", "English"),
+    ("de", "Deutsch"),
+    ("fr", "Français"),
+    ("es", "Español"),
+    ("sv", "Svenska"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+#: Dates follow the reader's language (templates name formats: ``date:"DATE_FORMAT"``);
+#: English keeps the site's "26 November 2026" rather than Django's "Nov. 26, 2026".
+FORMAT_MODULE_PATH = ["yahtzee_site.formats"]
+#: Dates follow the reader's language (templates name formats: ``date:"DATE_FORMAT"``);
+#: English keeps the site's "26 November 2026" rather than Django's "Nov. 26, 2026".
+FORMAT_MODULE_PATH = ["yahtzee_site.formats"]
+#: The switcher's choice is remembered for a year (Django's default forgets it with the
+#: browser session), and sent with same-site navigations only.
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+
 
 # Static files ---------------------------------------------------------------
 
@@ -430,6 +457,7 @@ if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

@@ -14,6 +14,8 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
 urlpatterns = [
     path("", include("games.web.urls")),
     path("admin/", admin.site.urls),
+    # set_language: the footer's language switcher posts here (a form: no script needed).
+    path("i18n/", include("django.conf.urls.i18n")),
     path("favicon.ico", favicon),
 ]
 

@@ -26,11 +26,12 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
+from django.utils import translation
 from redis.exceptions import RedisError
 
 from games.engine import rules
 from games.insight import chances, coach
-from games.live import closing, heartbeat, leaving, limits, outbox, services, shutdown
+from games.live import closing, heartbeat, leaving, limits, outbox, refusals, services, shutdown
 from games.live.services import CommandError
 from games.models import room_group
 from games.wire import protocol
@@ -165,6 +166,9 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     reads_watchers = False
     #: The answers to ``odds`` requests still being worked out (:meth:`send_odds`).
     odds_tasks: set[asyncio.Task[None]]
+    #: The language this socket's reader reads (:func:`games.live.refusals.language_of`):
+    #: its refusals are worded in it. Events carry facts; the page words them itself.
+    language = "en"
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Hand a message to its handler, without Channels' database clean-up before each one.
@@ -258,6 +262,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.rate_limit = RateLimit()
         self.odds_tasks = set()
+        self.language = refusals.language_of(self.scope)
         await self.accept()
         if shutdown.stopping.is_set():  # This process is stopping: come back, to another.
             await self.close(code=shutdown.SERVICE_RESTART, reason=shutdown.come_back_reason(1))
@@ -374,7 +379,10 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             )
 
     async def send_error(self, code: str, message: str, request_id: protocol.RequestId) -> None:
-        await self.send_json({"type": "error", "code": code, "message": message, "id": request_id})
+        """Refuse a message: its ``code`` stays English, ``message`` is in the reader's language."""
+        with translation.override(self.language):
+            worded = refusals.worded(code, message)
+        await self.send_json({"type": "error", "code": code, "message": worded, "id": request_id})
 
     async def do_join(self, message: protocol.Join) -> None:
         if self.player_id is not None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from games.engine import grid, rules
 from games.engine.grid import Grid
@@ -160,7 +161,7 @@ def engine_of(day: datetime.date) -> DailyEngine:
     started = time.perf_counter()
     score = engine_game(day_grid(day)).cards[0].total
     seconds = time.perf_counter() - started
-    kept, _ = DailyEngine.objects.get_or_create(
+    kept, _created = DailyEngine.objects.get_or_create(
         day=day, defaults={"score": score, "seconds": seconds}
     )
     return kept  # The first process's row, when another saved it meanwhile.
@@ -279,15 +280,21 @@ class Result:
         (or how far an unfinished game went), the engine's, the card as symbols (no dice),
         and the link to the day's page ``url``."""
         entry, boxes = self.entry, len(rules.YAHTZEE_BOXES)
-        scored = (
-            f"{entry.score}"
-            if entry.finished
-            else f"not finished, {entry.score} after {entry.boxes} of {boxes} boxes"
-        )
-        return (
-            f"Yahtzee Live daily #{day_number(entry.day)}: {scored} "
-            f"(engine {self.engine.score})\n{entry.card}\n{url}"
-        )
+        if entry.finished:
+            line = _("Yahtzee Live daily #%(number)s: %(score)s (engine %(engine)s)")
+        else:
+            line = _(
+                "Yahtzee Live daily #%(number)s: not finished, %(score)s after %(filled)s of "
+                "%(boxes)s boxes (engine %(engine)s)"
+            )
+        words = {
+            "number": day_number(entry.day),
+            "score": entry.score,
+            "filled": entry.boxes,
+            "boxes": boxes,
+            "engine": self.engine.score,
+        }
+        return f"{line % words}\n{entry.card}\n{url}"
 
 
 def result_of(entry: DailyEntry, day_board: Board | None = None) -> Result | None:

@@ -22,6 +22,8 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +140,9 @@ def opening_a_room(address: str, session_key: str | None = None) -> int:
 
 def rooms_refusal(wait: int) -> str:
     """Why a room was not opened, for people."""
-    return f"You have opened a lot of rooms just now: try again in {wait_text(wait)}."
+    return _("You have opened a lot of rooms just now: try again in %(wait)s.") % {
+        "wait": wait_text(wait)
+    }
 
 
 def client_address(request: HttpRequest) -> str:
@@ -177,7 +181,10 @@ def _counted(address: str, forwarded: str) -> str:
 def wait_text(seconds: int) -> str:
     """``seconds`` as a person reads a wait: "a minute", "5 minutes", "30 seconds"."""
     if seconds >= 90:
-        return f"{math.ceil(seconds / 60)} minutes"
+        minutes = math.ceil(seconds / 60)
+        return ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes}
     if seconds > 45:
-        return "a minute"
-    return f"{seconds} seconds" if seconds != 1 else "a second"
+        return _("a minute")
+    if seconds == 1:
+        return _("a second")
+    return ngettext("%(count)s second", "%(count)s seconds", seconds) % {"count": seconds}

@@ -39,6 +39,11 @@ import requests
 from django.conf import settings
 from django.db import close_old_connections
 from django.db.models import Q
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 # Neither ships type hints.
 from py_vapid import Vapid  # type: ignore[import-untyped]
@@ -68,8 +73,9 @@ class Notice:
     #: The room it is about (a rematch's: the new room), and the seat there it is for.
     code: str
     seat: int
-    title: str
-    body: str
+    #: Worded when sent, in the language of the browser it is sent to (lazy translations).
+    title: Promise | str
+    body: Promise | str
     #: The seat's browser session and account, whose subscriptions receive it.
     session_key: str
     user_id: int | None
@@ -82,8 +88,8 @@ class Notice:
             "kind": self.kind,
             "game": self.code,
             "seat": self.seat,
-            "title": self.title,
-            "body": self.body,
+            "title": str(self.title),
+            "body": str(self.body),
             "url": f"/g/{self.code}/",
             "at": self.at.isoformat(),
         }
@@ -119,7 +125,13 @@ def notices(
     found: list[Notice] = []
 
     def tell(
-        kind: str, seat: int, title: str, body: str, *, code: str = game.code, as_seat: int = -1
+        kind: str,
+        seat: int,
+        title: Promise | str,
+        body: Promise | str,
+        *,
+        code: str = game.code,
+        as_seat: int = -1,
     ) -> None:
         player = by_seat.get(seat)
         if player is not None and (player.session_key or player.user_id is not None):
@@ -135,25 +147,31 @@ def notices(
                     tell(
                         STARTED,
                         seat,
-                        "Your game has started",
-                        f"Playing: {', '.join(event.players)}.",
+                        _("Your game has started"),
+                        format_lazy(_("Playing: {players}."), players=", ".join(event.players)),
                     )
         elif isinstance(event, events.RematchOpened):
             # Everyone who stayed to the end is seated again, in order (bots too).
             stayed = [seat for seat in range(len(room.seated)) if not room.has_left(seat)]
             for seat in by_seat:
                 if seat != event.seat:
-                    body = f"{event.name} opened a rematch: your seat is waiting."
+                    body = format_lazy(
+                        _("{name} opened a rematch: your seat is waiting."), name=event.name
+                    )
                     again = stayed.index(seat)
-                    tell(REMATCH, seat, "A rematch!", body, code=event.code, as_seat=again)
+                    tell(REMATCH, seat, _("A rematch!"), body, code=event.code, as_seat=again)
         now_on_turn = room.game.on_turn if room.game is not None else None
         # A score starts a turn even for the same seat (a solo game); otherwise a turn starts
         # when the seat on turn changes (the roll-off decided, a player left on turn).
         started = isinstance(event, events.Scored) or now_on_turn != on_turn
         if now_on_turn is not None and started and slow and not room.bot_on_turn():
             clock = time_words(game.turn_seconds)
-            body = f"{room.players[now_on_turn]}, the dice are yours ({clock})."
-            tell(TURN, now_on_turn, "Your turn", body)
+            body = format_lazy(
+                _("{name}, the dice are yours ({clock})."),
+                name=room.players[now_on_turn],
+                clock=clock,
+            )
+            tell(TURN, now_on_turn, _("Your turn"), body)
         on_turn = now_on_turn
     return found
 
@@ -175,13 +193,16 @@ def claim_guest_subscriptions(old_session_key: str, new_session_key: str, user_i
     )
 
 
-def time_words(seconds: int | None) -> str:
-    """A slow game's clock, for a person: "no clock", "1 hour a turn", "2 days a turn"."""
+def time_words(seconds: int | None) -> Promise | str:
+    """A slow game's clock, for a person: "no clock", "1 hour a turn", "2 days a turn"
+    (lazy: worded in the language of the browser it is sent to)."""
     if seconds is None:
-        return "no clock"
+        return _("no clock")
     hours = max(1, round(seconds / 3600))
-    count, unit = (hours // 24, "day") if hours % 24 == 0 else (hours, "hour")
-    return f"{count} {unit}{'' if count == 1 else 's'} a turn"
+    if hours % 24 == 0:
+        days = hours // 24
+        return format_lazy(ngettext_lazy("{n} day a turn", "{n} days a turn", days), n=days)
+    return format_lazy(ngettext_lazy("{n} hour a turn", "{n} hours a turn", hours), n=hours)
 
 
 #: Notices waiting for the sender, a command's at a time. Bounded: a push service that
@@ -261,13 +282,16 @@ class Sender:
     def deliver(self, subscription: PushSubscription, notice: Notice) -> None:
         """Post one notice to one browser's push service; a subscription it no longer knows
         (404, 410) is deleted."""
+        # Worded for this browser: the language its page was in when it subscribed.
+        with translation.override(subscription.language or settings.LANGUAGE_CODE):
+            data = notice.payload()
         try:
             webpush(
                 {
                     "endpoint": subscription.endpoint,
                     "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
                 },
-                data=notice.payload(),
+                data=data,
                 vapid_private_key=self.vapid,
                 vapid_claims={"sub": settings.VAPID_SUBJECT},  # A fresh dict: webpush fills it.
                 timeout=settings.PUSH_TIMEOUT,

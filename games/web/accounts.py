@@ -26,13 +26,15 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
-from django.utils.translation import ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
 from games.engine import names
-from games.live import daily, limits, push, services
+from games.live import daily, limits, push, refusals, services
 from games.models import UsernameKey
 from games.web import charts, history
 from games.web.history import GameSummary, Seat
@@ -41,6 +43,16 @@ from games.web.stats import PlayerStats, player_stats
 GAMES_PER_PAGE = 20
 #: What a figure shows before there is anything to count.
 NOTHING_YET = "\N{EN DASH}"
+#: A game's outcome for a player, by :attr:`ProfileGame.outcome_key`.
+OUTCOMES = {
+    "left": pgettext_lazy("a game's outcome", "Left"),
+    "abandoned": pgettext_lazy("a game's outcome", "Abandoned"),
+    "in-progress": pgettext_lazy("a game's outcome", "In progress"),
+    "solo": pgettext_lazy("a game's outcome", "Solo"),
+    "lost": pgettext_lazy("a game's outcome", "Lost"),
+    "won": pgettext_lazy("a game's outcome", "Won"),
+    "shared-win": pgettext_lazy("a game's outcome", "Shared win"),
+}
 
 if TYPE_CHECKING:
     # django-stubs makes Django's forms generic in their model; Django's classes take no
@@ -74,12 +86,13 @@ class SignupForm(_UserCreationForm):
         try:
             names.check(username)
         except names.InvalidName as error:
-            raise ValidationError(f"That username cannot be used: {error}.") from None
+            english = f"That username cannot be used: {error}."
+            raise ValidationError(refusals.worded("invalid_name", english)) from None
         if names.is_reserved(username):
-            raise ValidationError("That username is reserved for the site.")
+            raise ValidationError(_("That username is reserved for the site."))
         if _looks_like_an_account(username):
             raise ValidationError(
-                "That username looks too much like another player's. Please choose another."
+                _("That username looks too much like another player's. Please choose another.")
             )
         return username
 
@@ -113,7 +126,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         wait = limits.hit("signup", address, settings.LIMIT_SIGNUPS_PER_ADDRESS)
         if wait:  # Nothing checked, nothing created: the form again, with the name typed.
             form = SignupForm(initial={"username": request.POST.get("username", "")})
-            refusal = _too_many("sign-up attempts", wait)
+            refusal = _("Too many sign-up attempts from your network: try again in %(wait)s.") % {
+                "wait": limits.wait_text(wait)
+            }
             context = {**context, "form": form, "refusal": refusal}
             return render(request, "registration/signup.html", context, status=429)
         if form.is_valid():
@@ -145,7 +160,7 @@ class LoginView(auth_views.LoginView):
     def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         username = _account_key(self.request.POST.get("username", ""))
         address = limits.client_address(self.request)
-        for scope, key, (_, window, _) in (
+        for scope, key, (_free, window, _most) in (
             ("login-address", address, settings.LIMIT_LOGIN_FAILURES_PER_ADDRESS),
             ("login-account", username, settings.LIMIT_LOGIN_FAILURES_PER_ACCOUNT),
         ):
@@ -207,11 +222,15 @@ def _login_refusal(request: HttpRequest, username: str) -> str:
         "login-address", limits.client_address(request), free=free, window=window, most=most
     )
     if wait:
-        return _too_many("failed log-ins", wait)
+        return _("Too many failed log-ins from your network: try again in %(wait)s.") % {
+            "wait": limits.wait_text(wait)
+        }
     free, window, most = settings.LIMIT_LOGIN_FAILURES_PER_ACCOUNT
     wait = limits.slowed("login-account", name, free=free, window=window, most=most)
     if wait:
-        return f"Too many failed log-ins to this account: try again in {limits.wait_text(wait)}."
+        return _("Too many failed log-ins to this account: try again in %(wait)s.") % {
+            "wait": limits.wait_text(wait)
+        }
     return ""
 
 
@@ -226,10 +245,6 @@ def locked_out(
         "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
     }
     return render(request, "registration/locked_out.html", context, status=429)
-
-
-def _too_many(what: str, wait: int) -> str:
-    return f"Too many {what} from your network: try again in {limits.wait_text(wait)}."
 
 
 def _log_in_keeping_seats(request: HttpRequest, user: User) -> None:
@@ -291,18 +306,23 @@ class ProfileGame:
 
     @property
     def outcome(self) -> str:
-        """Won, Shared win, Lost, Left, Solo, Abandoned or In progress."""
+        """Won, Shared win, Lost, Left, Solo, Abandoned or In progress, in the reader's language."""
+        return str(OUTCOMES[self.outcome_key])
+
+    @property
+    def outcome_key(self) -> str:
+        """The outcome as a stable word, for the page's styles: won, lost, left..."""
         if self.seat.has_left:
-            return "Left"
+            return "left"
         if self.summary.is_abandoned:
-            return "Abandoned"
+            return "abandoned"
         if not self.summary.is_finished:
-            return "In progress"
+            return "in-progress"
         if self.summary.solo:
-            return "Solo"  # Nobody to beat: never a win.
+            return "solo"  # Nobody to beat: never a win.
         if not self.seat.is_winner:
-            return "Lost"
-        return "Won" if len(self.summary.winners) == 1 else "Shared win"
+            return "lost"
+        return "won" if len(self.summary.winners) == 1 else "shared-win"
 
 
 @require_safe
@@ -345,15 +365,24 @@ def profile_games(summaries: list[GameSummary], user_id: int) -> list[ProfileGam
 def stat_tiles(stats: PlayerStats) -> list[tuple[str, str]]:
     """The profile's figures as (label, text) pairs; a dash where there is nothing yet."""
 
-    def shown(value: float | None, form: str) -> str:
-        return NOTHING_YET if value is None else format(value, form)
+    def shown(value: float | None, decimals: int) -> str:
+        # Rounded first: number_format cuts a float's digits rather than round them.
+        return NOTHING_YET if value is None else number_format(round(value, decimals), decimals)
+
+    def percent(rate: float | None) -> str:
+        # "67%" in English, "67 %" in German and French: the locale's own way.
+        return (
+            NOTHING_YET
+            if rate is None
+            else _("%(percent)s%%") % {"percent": number_format(round(rate * 100))}
+        )
 
     return [
-        ("Games", str(stats.games)),
-        ("Wins", str(stats.wins)),
-        ("Win rate", shown(stats.win_rate, ".0%")),  # Over the games against others.
-        ("Average score", shown(stats.average_score, ".1f")),
-        ("Best score", shown(stats.best_score, "d")),
-        ("Yahtzees", str(stats.yahtzees)),
-        ("Upper bonus", shown(stats.upper_bonus_rate, ".0%")),
+        (_("Games"), number_format(stats.games)),
+        (_("Wins"), number_format(stats.wins)),
+        (_("Win rate"), percent(stats.win_rate)),  # Over the games against others.
+        (_("Average score"), shown(stats.average_score, 1)),
+        (_("Best score"), shown(stats.best_score, 0)),
+        (_("Yahtzees"), number_format(stats.yahtzees)),
+        (_("Upper bonus"), percent(stats.upper_bonus_rate)),
     ]

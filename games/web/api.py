@@ -25,7 +25,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
 from games.engine import rules
-from games.live import clock, daily, duplicate, limits, services
+from games.live import clock, daily, duplicate, limits, refusals, services
 from games.live.services import CommandError
 from games.models import Game, Player
 from games.wire import protocol
@@ -35,7 +35,10 @@ MAX_BODY_BYTES = protocol.MAX_MESSAGE_BYTES
 
 
 def _error(status: int, code: str, message: str) -> JsonResponse:
-    return JsonResponse({"error": {"code": code, "message": message}}, status=status)
+    """A refusal: its code stays English; its message is in the request's language
+    (Accept-Language, as for the pages: games/live/refusals.py)."""
+    worded = refusals.worded(code, message)
+    return JsonResponse({"error": {"code": code, "message": worded}}, status=status)
 
 
 def _body(request: HttpRequest) -> bytes:

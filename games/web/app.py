@@ -23,7 +23,8 @@ from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -95,14 +96,15 @@ def manifest(request: HttpRequest) -> JsonResponse:
     data = {
         "name": "Yahtzee Live",
         "short_name": "Yahtzee",
-        "description": "Play Yahtzee live with friends, or a turn a day.",
+        "description": _("Play Yahtzee live with friends, or a turn a day."),
+        "lang": translation.get_language(),
         "start_url": "/",
         "scope": "/",
         "display": "standalone",
         "background_color": "#14532d",
         "theme_color": "#14532d",
         "icons": icons,
-        "shortcuts": [{"name": "My games", "url": "/my-games/"}],
+        "shortcuts": [{"name": _("My games"), "url": "/my-games/"}],
     }
     response = JsonResponse(data, content_type="application/manifest+json")
     return response
@@ -215,6 +217,8 @@ def push_subscription(request: HttpRequest) -> JsonResponse:
             "auth": auth,
             "session_key": session_key,
             "user": request.user if request.user.is_authenticated else None,
+            # Its notifications are worded in the language of the page that asked.
+            "language": translation.get_language() or "",
             **wanted,
         },
     )

@@ -9,10 +9,11 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
-from games.live import daily, duplicate, limits, services
+from games.live import daily, duplicate, limits, refusals, services
 from games.models import NAME_MAX_LENGTH, DailyEntry
 from games.web.views import _session_key
 
@@ -39,7 +40,8 @@ def play_today(request: HttpRequest) -> HttpResponse:
     try:
         game = daily.play_today(name, session_key=session_key, user_id=user_id)
     except services.CommandError as error:
-        messages.error(request, f"Today's game did not start: {error}.")
+        reason = refusals.worded(error.code, str(error))
+        messages.error(request, _("Today's game did not start: %(reason)s") % {"reason": reason})
         return redirect("daily")
     if duplicate.is_over(game):
         return redirect("daily")

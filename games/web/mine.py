@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from games.models import Game, Player
 
@@ -61,18 +62,18 @@ class GameInPlay:
         """How long is left, for a person: "2 h 5 min left", "40 s left", "no clock"."""
         left = self.left
         if left is None:
-            return "no clock"
+            return _("no clock")
         seconds = int(left.total_seconds())
         days, rest = divmod(seconds, 86_400)
         hours, rest = divmod(rest, 3_600)
         minutes, seconds = divmod(rest, 60)
         if days:
-            return f"{days} d {hours} h left"
+            return _("%(days)s d %(hours)s h left") % {"days": days, "hours": hours}
         if hours:
-            return f"{hours} h {minutes} min left"
+            return _("%(hours)s h %(minutes)s min left") % {"hours": hours, "minutes": minutes}
         if minutes:
-            return f"{minutes} min left"
-        return f"{seconds} s left"
+            return _("%(minutes)s min left") % {"minutes": minutes}
+        return _("%(seconds)s s left") % {"seconds": seconds}
 
 
 def games_in_play(*, user_id: int | None, session_key: str, now: datetime) -> list[GameInPlay]:

@@ -17,6 +17,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -24,12 +27,14 @@ from games.engine import rules
 from games.insight import analysis, chances
 from games.insight.review import Review, card_rows, move_list
 from games.insight.review import build as review_of
-from games.live import daily, duplicate, limits, services
+from games.live import daily, duplicate, limits, refusals, services
 from games.models import NAME_MAX_LENGTH, Game, Player
 from games.web import charts, history
 from games.web.forms import NewGameForm
 from games.web.qr import qr_svg
+from games.web.scripts_catalog import page_catalog
 from games.wire import presentation
+from games.words import box_label, clock_words, ordinal, preset_label, worded_rows
 from yahtzee_site import lan
 
 HEALTH_TIMEOUT_SECONDS = 2.0
@@ -57,7 +62,7 @@ def home(request: HttpRequest) -> HttpResponse:
             status = 429
         else:
             try:
-                game, _ = services.create_game(
+                game, _events = services.create_game(
                     preset=form.cleaned_data["preset"],
                     seats=form.cleaned_data["seats"],
                     turn_seconds=form.cleaned_data["turn_seconds"],
@@ -68,27 +73,27 @@ def home(request: HttpRequest) -> HttpResponse:
                     user_id=request.user.pk if request.user.is_authenticated else None,
                 )
             except services.CommandError as error:
-                form.add_error("name", str(error))
+                form.add_error("name", refusals.worded(error.code, str(error)))
             else:
                 return redirect("room", code=game.code)
 
     def boxes(section: tuple[rules.Category, ...]) -> list[dict[str, str]]:
-        return [{"label": c.label, "how": BOX_HOW_TO[c]} for c in section]
+        return [{"label": box_label(c), "how": str(BOX_HOW_TO[c])} for c in section]
 
     sections = [
         {
-            "title": "Upper section",
+            "title": _("Upper section"),
             "boxes": boxes(rules.UPPER),
-            "bonus_label": "Bonus",
-            "bonus": f"{rules.UPPER_BONUS} when the upper boxes reach "
-            f"{rules.UPPER_BONUS_THRESHOLD}.",
+            "bonus_label": _("Bonus"),
+            "bonus": _("%(bonus)s when the upper boxes reach %(threshold)s.")
+            % {"bonus": rules.UPPER_BONUS, "threshold": rules.UPPER_BONUS_THRESHOLD},
         },
         {
-            "title": "Lower section",
+            "title": _("Lower section"),
             "boxes": boxes(rules.LOWER),
-            "bonus_label": "Yahtzee bonus",
-            "bonus": f"{rules.YAHTZEE_BONUS} for each further Yahtzee, once the Yahtzee box "
-            f"holds {rules.YAHTZEE_SCORE}.",
+            "bonus_label": _("Yahtzee bonus"),
+            "bonus": _("%(bonus)s for each further Yahtzee, once the Yahtzee box holds %(score)s.")
+            % {"bonus": rules.YAHTZEE_BONUS, "score": rules.YAHTZEE_SCORE},
         },
     ]
     live_games = (
@@ -104,8 +109,9 @@ def home(request: HttpRequest) -> HttpResponse:
             "form": form,
             "live_games": live_games,
             "sections": sections,
-            "presets": [preset for preset in rules.PRESETS.values() if preset.joker],
-            "yatzy": rules.YATZY,  # The third preset, a game of its own: named under the two.
+            "presets": _presets_with_a_joker(),
+            # The third preset, a game of its own: named under the two.
+            "yatzy": {"label": preset_label(rules.YATZY), "boxes": len(rules.YATZY.boxes)},
         },
         status=status,
     )
@@ -137,7 +143,8 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
         "websocket": f"/ws/games/{game.code}/",
         # The boxes of this room's card (its preset's), in the card's order.
         "categories": [
-            {"id": c.value, "label": c.label, "upper": c.is_upper} for c in preset.boxes
+            {"id": c.value, "label": box_label(c, preset), "upper": c.is_upper}
+            for c in preset.boxes
         ],
         "upperBonusThreshold": rules.UPPER_BONUS_THRESHOLD,
         "upperBonus": preset.upper_bonus,
@@ -152,10 +159,12 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
         {
             "game": game,
             "invite_url": invite_url,
-            "qr_svg": qr_svg(invite_url, title="QR code of the invite link"),
+            "qr_svg": qr_svg(invite_url, title=_("QR code of the invite link")),
             "config": config,
             # Web Push's opt-ins (games/web/app.py), where the site has a VAPID key.
             "push_key": settings.VAPID_PUBLIC_KEY,
+            # The scripts' words in the reader's language (static/js/i18n.js).
+            "page_catalog": page_catalog(),
         },
     )
 
@@ -223,7 +232,7 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
             "ranking": _ranking(summary.seats),
             "moment": told.moments[start],
             "dice": told.moments[start].dice or [None] * rules.DICE_COUNT,
-            "rows": card_rows(cards, game.rules),
+            "rows": worded_rows(card_rows(cards, game.rules), game.rules),
             "totals": [card["total"] for card in cards],
             "moment_count": len(told.moments),
             # Moments are numbered on the page as in their links (?at=): by their place in the log.
@@ -291,22 +300,6 @@ def _ranking(seats: Sequence[history.Seat]) -> list[tuple[str, history.Seat]]:
     return [(ordinal(s.place) if s.place is not None else "", s) for s in ranked]
 
 
-def clock_words(turn_seconds: int | None) -> str:
-    """A room's turn clock for people: "30 s a turn", "2 min a turn", "24 h a turn"; "" for none."""
-    if turn_seconds is None:
-        return ""
-    for unit, seconds in (("h", 3600), ("min", 60)):
-        if turn_seconds >= seconds and turn_seconds % seconds == 0:
-            return f"{turn_seconds // seconds} {unit} a turn"
-    return f"{turn_seconds} s a turn"
-
-
-def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th..."""
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n if n < 20 else n % 10, "th")
-    return f"{n}{suffix}"
-
-
 @require_safe
 def export(request: HttpRequest, code: str) -> JsonResponse:
     """The whole game as JSON: its players, final cards and event log (see docs/export.md)."""
@@ -355,7 +348,10 @@ def rematch(request: HttpRequest, code: str) -> HttpResponse:
     try:
         new = services.rematch(game.code, player.pk if player else None)
     except services.CommandError as error:
-        messages.error(request, f"No rematch: {error}.")
+        messages.error(
+            request,
+            _("No rematch: %(reason)s") % {"reason": refusals.worded(error.code, str(error))},
+        )
         return redirect("review", code=game.code)
     return redirect("room", code=new.code)
 
@@ -370,10 +366,12 @@ def _same_dice(game: Game) -> dict[str, Any] | None:
     return {
         "players": [
             {"name": g.players.all()[0].name, "code": g.code, "this": g.pk == game.pk}
-            for g, _ in shown
+            for g, _card in shown
         ],
-        "rows": card_rows([presentation.card_json(card) for _, card in shown]),
-        "totals": [card.total for _, card in shown],
+        "rows": worded_rows(
+            card_rows([presentation.card_json(card) for _game, card in shown]), rules.OFFICIAL
+        ),
+        "totals": [card.total for _game, card in shown],
     }
 
 
@@ -390,7 +388,11 @@ def play_my_dice(request: HttpRequest, code: str) -> HttpResponse:
             code, name, session_key=_session_key(request), user_id=user_id
         )
     except services.CommandError as error:
-        messages.error(request, f"These dice cannot be played: {error}.")
+        messages.error(
+            request,
+            _("These dice cannot be played: %(reason)s")
+            % {"reason": refusals.worded(error.code, str(error))},
+        )
         return redirect("review", code=code)
     return redirect("room", code=game.code)
 
@@ -426,54 +428,90 @@ def rules_page(request: HttpRequest) -> HttpResponse:
     }
     example = (2, 2, 3, 3, 3)
     yatzy_boxes = [
-        {"label": c.label, "id": c.value, "how": YATZY_HOW_TO[c], "example": points}
+        {
+            "label": box_label(c, rules.YATZY),
+            "id": c.value,
+            "how": str(YATZY_HOW_TO[c]),
+            "example": points,
+        }
         for c, points in rules.Scorecard(rules.YATZY).options(example).items()
     ]
+    upper = [{"label": box_label(c), "face": c.face} for c in rules.OFFICIAL.boxes if c.is_upper]
     return render(
         request,
         "games/rules.html",
         {
-            "yatzy": rules.YATZY,
+            "yatzy": {
+                "label": preset_label(rules.YATZY),
+                "boxes": rules.YATZY.boxes,
+                "upper_bonus": rules.YATZY.upper_bonus,
+            },
             "yatzy_boxes": yatzy_boxes,
             "yatzy_example": example,
             "categories": rules.OFFICIAL.boxes,
+            "upper_boxes": upper,
+            "box_names": [box_label(c) for c in rules.OFFICIAL.boxes],
             # The Joker section compares the presets that have one (Yahtzee's).
-            "presets": [preset for preset in rules.PRESETS.values() if preset.joker],
+            "presets": _presets_with_a_joker(),
             "numbers": numbers,
         },
     )
 
 
+def _presets_with_a_joker() -> list[dict[str, object]]:
+    """Yahtzee's presets (Yatzy has no Joker), named in the reader's language."""
+    return [
+        {"label": preset_label(preset), "forced_joker": preset.forced_joker}
+        for preset in rules.PRESETS.values()
+        if preset.joker
+    ]
+
+
 BOX_HOW_TO = {
-    rules.Category.ONES: "Add up the ones.",
-    rules.Category.TWOS: "Add up the twos.",
-    rules.Category.THREES: "Add up the threes.",
-    rules.Category.FOURS: "Add up the fours.",
-    rules.Category.FIVES: "Add up the fives.",
-    rules.Category.SIXES: "Add up the sixes.",
-    rules.Category.THREE_OF_A_KIND: "At least three alike: the sum of all five dice.",
-    rules.Category.FOUR_OF_A_KIND: "At least four alike: the sum of all five dice.",
-    rules.Category.FULL_HOUSE: f"Three of one face and two of another: {rules.FULL_HOUSE_SCORE}.",
-    rules.Category.SMALL_STRAIGHT: f"Four in a row, like 2-3-4-5: {rules.SMALL_STRAIGHT_SCORE}.",
-    rules.Category.LARGE_STRAIGHT: f"Five in a row, 1-5 or 2-6: {rules.LARGE_STRAIGHT_SCORE}.",
-    rules.Category.YAHTZEE: f"All five dice alike: {rules.YAHTZEE_SCORE}.",
-    rules.Category.CHANCE: "Anything at all: the sum of all five dice.",
+    rules.Category.ONES: gettext_lazy("Add up the ones."),
+    rules.Category.TWOS: gettext_lazy("Add up the twos."),
+    rules.Category.THREES: gettext_lazy("Add up the threes."),
+    rules.Category.FOURS: gettext_lazy("Add up the fours."),
+    rules.Category.FIVES: gettext_lazy("Add up the fives."),
+    rules.Category.SIXES: gettext_lazy("Add up the sixes."),
+    rules.Category.THREE_OF_A_KIND: gettext_lazy("At least three alike: the sum of all five dice."),
+    rules.Category.FOUR_OF_A_KIND: gettext_lazy("At least four alike: the sum of all five dice."),
+    rules.Category.FULL_HOUSE: format_lazy(
+        gettext_lazy("Three of one face and two of another: {points}."),
+        points=rules.FULL_HOUSE_SCORE,
+    ),
+    rules.Category.SMALL_STRAIGHT: format_lazy(
+        gettext_lazy("Four in a row, like 2-3-4-5: {points}."), points=rules.SMALL_STRAIGHT_SCORE
+    ),
+    rules.Category.LARGE_STRAIGHT: format_lazy(
+        gettext_lazy("Five in a row, 1-5 or 2-6: {points}."), points=rules.LARGE_STRAIGHT_SCORE
+    ),
+    rules.Category.YAHTZEE: format_lazy(
+        gettext_lazy("All five dice alike: {points}."), points=rules.YAHTZEE_SCORE
+    ),
+    rules.Category.CHANCE: gettext_lazy("Anything at all: the sum of all five dice."),
 }
 
 #: How each box of Yatzy's card scores, in the words of the rules page.
 YATZY_HOW_TO = {
     **{c: BOX_HOW_TO[c] for c in rules.UPPER},
-    rules.Category.ONE_PAIR: "Two dice alike: the two dice of the highest pair.",
-    rules.Category.TWO_PAIRS: "Two pairs of different faces: those four dice. A full house holds "
-    "two pairs; four alike do not.",
-    rules.Category.THREE_OF_A_KIND: "Three dice alike: those three dice only.",
-    rules.Category.FOUR_OF_A_KIND: "Four dice alike: those four dice only.",
+    rules.Category.ONE_PAIR: gettext_lazy("Two dice alike: the two dice of the highest pair."),
+    rules.Category.TWO_PAIRS: gettext_lazy(
+        "Two pairs of different faces: those four dice. A full house holds "
+        "two pairs; four alike do not."
+    ),
+    rules.Category.THREE_OF_A_KIND: gettext_lazy("Three dice alike: those three dice only."),
+    rules.Category.FOUR_OF_A_KIND: gettext_lazy("Four dice alike: those four dice only."),
     rules.Category.SMALL_STRAIGHT: f"1-2-3-4-5: {rules.YATZY_SMALL_STRAIGHT}.",
     rules.Category.LARGE_STRAIGHT: f"2-3-4-5-6: {rules.YATZY_LARGE_STRAIGHT}.",
-    rules.Category.FULL_HOUSE: "Three of one face and two of another: the sum of all five dice. "
-    "Five alike is not a full house.",
+    rules.Category.FULL_HOUSE: gettext_lazy(
+        "Three of one face and two of another: the sum of all five dice. "
+        "Five alike is not a full house."
+    ),
     rules.Category.CHANCE: BOX_HOW_TO[rules.Category.CHANCE],
-    rules.Category.YATZY: f"All five dice alike: {rules.YAHTZEE_SCORE}.",
+    rules.Category.YATZY: format_lazy(
+        gettext_lazy("All five dice alike: {points}."), points=rules.YAHTZEE_SCORE
+    ),
 }
 
 

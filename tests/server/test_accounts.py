@@ -234,7 +234,7 @@ def test_it_carries_next_through_the_signup_form(client: Client) -> None:
     unsafe = client.get(reverse("signup"), {"next": "https://evil.example/"}).content.decode()
 
     assert '<input type="hidden" name="next" value="/rules/">' in content
-    assert 'name="next"' not in unsafe
+    assert 'type="hidden" name="next"' not in unsafe  # (The footer's language form has its own.)
 
 
 def test_it_sends_someone_logged_in_on_from_signup(client: Client, alice: AbstractUser) -> None:
