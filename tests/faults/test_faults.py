@@ -13,7 +13,9 @@ breaks one thing mid-game, and then checks what a player would:
   connected, one watcher, and no ghost of a socket the fault ended.
 
 And hundreds of sockets closed at once leave no ghost
-(:func:`test_a_mass_close_leaves_presence_true`).
+(:func:`test_a_mass_close_leaves_presence_true`); while PostgreSQL is away, commands are
+refused with ``unavailable`` and nothing is applied
+(:func:`test_postgres_away_refuses_commands_at_once`).
 
 They run in the PostgreSQL + Redis pass of CI (``.ci/run``), which sets both URLs.
 """
@@ -30,7 +32,7 @@ import pytest
 import websockets
 from websockets.typing import Origin
 
-from tests.faults import play, stack
+from tests.faults import outage, play, stack
 
 pytestmark = [
     pytest.mark.skipif(
@@ -87,6 +89,27 @@ def test_redis_restarted(site: stack.Stack) -> None:
 def test_postgres_restarted(site: stack.Stack) -> None:
     report = asyncio.run(games_through(site, site.restart_postgres))
     assert not report.closes, "a socket was closed while PostgreSQL was away"
+
+
+#: The outage's solo rooms, and the rolls each sends while PostgreSQL is away.
+OUTAGE_ROOMS = 8
+OUTAGE_COMMANDS = 5
+
+
+def test_postgres_away_refuses_commands_at_once(site: stack.Stack) -> None:
+    """While PostgreSQL is away every command is answered ``unavailable`` and nothing is
+    applied; once it is back, play resumes and every move accepted is in the log once.
+
+    How soon the answers come is printed, not asserted (``benchmarks/outage.py`` measures
+    it against the code before the breaker): the breaker (``yahtzee_site/db``) answers
+    from memory, where each command waited out the pool's 3 s before."""
+    found = asyncio.run(outage.through_an_outage(site, OUTAGE_ROOMS, OUTAGE_COMMANDS))
+    print(f"\nPostgreSQL away: {found}")
+
+    assert found.codes_away == ["unavailable"] * OUTAGE_ROOMS * OUTAGE_COMMANDS
+    assert found.versions_after == found.versions_before, "a command was applied while away"
+    assert found.problems == []
+    assert found.moves_accepted >= OUTAGE_ROOMS * 26  # 13 turns of a roll and a score at least.
 
 
 #: The mass close: this many watchers' sockets in :data:`MASS_ROOMS` rooms, closed at once.
