@@ -33,6 +33,9 @@ Message = dict[str, Any]
 
 #: What a move's answer may be, besides its event.
 MOVES = ("rolled", "scored", "finished")
+#: Seconds between two tries of a command answered ``unavailable`` once the database is
+#: started again.
+RETRY_PAUSE = 0.1
 
 
 @dataclass
@@ -59,7 +62,9 @@ class Table:
         await self.ws.send(json.dumps({**command, "id": command_id}))
         while True:
             message = json.loads(await self.ws.recv())
-            if message["type"] == "error" and message.get("id") == command_id:
+            # A message refused as rate_limited was not read, not even its id: with one
+            # command on its way at a time, an error without an id is its answer.
+            if message["type"] == "error" and message.get("id") in (command_id, None):
                 return message, time.monotonic() - started
             if message["type"] == "event" and message["version"] > self.version:
                 self.version = message["version"]
@@ -190,6 +195,10 @@ async def through_an_outage(
                 if answer["code"] == "stale":  # Not expected: nothing moves the game.
                     await table.ws.send(json.dumps({"type": "snapshot"}))
                     await table_snapshot(table)
+                # A player clicks again soon, not as fast as the answers come (the
+                # breaker's answer takes a millisecond, and the socket's limit is 10 a
+                # second): this pause bounds how soon the return is seen.
+                await asyncio.sleep(RETRY_PAUSE if answer["code"] != "rate_limited" else 1.0)
 
         resumed = await asyncio.gather(*(resume(table) for table in tables))
         outage.resumed = [seconds for seconds, _ in resumed]
