@@ -74,6 +74,11 @@ class Record:
     errors: Counter[str] = field(default_factory=Counter)
     #: Seconds from losing a socket to holding a snapshot again, one per reconnection.
     reconnects: list[float] = field(default_factory=list)
+    #: When each of those reconnections got its snapshot (``time.monotonic()``).
+    reconnected_at: list[float] = field(default_factory=list)
+    #: Seconds from starting to open a socket to its first snapshot, one per socket that
+    #: got one (the handshake and the server's first answer).
+    handshakes: list[float] = field(default_factory=list)
     #: Commands whose socket closed before their answer came: the server may or may not
     #: have applied them, and the snapshot after the reconnection says which.
     in_doubt: int = 0
@@ -114,6 +119,7 @@ class Client:
         self._tokens = 20.0
         self._refilled = time.monotonic()
         self._lost_at: float | None = None
+        self._opening_at: float | None = None
 
     async def run(self) -> None:
         """Keep a socket open and handle what comes, until stopped."""
@@ -121,6 +127,7 @@ class Client:
         pause = 0.0
         while not self.stopping:
             await asyncio.sleep(pause)
+            self._opening_at = time.monotonic()
             try:
                 ws = await websockets.connect(ws_url, origin=Origin(self.url), open_timeout=10)
             except websockets.InvalidStatus as error:
@@ -180,8 +187,12 @@ class Client:
     async def handle(self, message: Message) -> None:
         kind = message["type"]
         if kind == "snapshot":
+            if self._opening_at is not None:
+                self.record.handshakes.append(time.monotonic() - self._opening_at)
+                self._opening_at = None
             if self._lost_at is not None:
                 self.record.reconnects.append(time.monotonic() - self._lost_at)
+                self.record.reconnected_at.append(time.monotonic())
                 self._lost_at = None
             self.version = message["version"]
             self.connected.set()
@@ -404,6 +415,18 @@ class Report:
         if not times:
             return "-"
         return f"{times[min(len(times) - 1, int(quantile * len(times)))]:.2f}"
+
+
+def quantiles(times: list[float]) -> str:
+    """``times`` (seconds) as their p50, p99 and max."""
+    if not times:
+        return "-"
+    ordered = sorted(times)
+
+    def at(q: float) -> float:
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+    return f"p50 {at(0.5):.2f} s, p99 {at(0.99):.2f} s, max {ordered[-1]:.2f} s"
 
 
 @dataclass
