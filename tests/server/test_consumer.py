@@ -26,6 +26,7 @@ from games.models import Game, room_group
 from games.strategy.engine import load
 from tests.server.helpers import SOLO, fingerprint
 from yahtzee_site.asgi import application
+from yahtzee_site.db import DatabaseAway
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -758,6 +759,27 @@ async def test_a_socket_that_cannot_be_served_now_is_told_to_try_again_with_1013
         "type": "websocket.close",
         "code": 1013,
         "reason": "the database or messaging is away: come back in 1-5 s",
+    }
+
+
+async def test_a_socket_turned_away_by_the_breaker_comes_back_when_it_tries_again(  # type: ignore[no-untyped-def]
+    monkeypatch,
+) -> None:
+    """While the breaker knows the database is away (yahtzee_site/db), the reason says to
+    come back from its next try (0.4 s here), spread over 2 s."""
+    code = await new_game()
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise DatabaseAway(0.4)
+
+    monkeypatch.setattr(services, "arrive", refused)
+    communicator = WebsocketCommunicator(application, f"/ws/games/{code}/", headers=[ORIGIN, HOST])
+    connected, _ = await communicator.connect(timeout=TIMEOUT)
+    assert connected
+    assert await communicator.receive_output(timeout=TIMEOUT) == {
+        "type": "websocket.close",
+        "code": 1013,
+        "reason": "the database is away: come back in 0-3 s",
     }
 
 
