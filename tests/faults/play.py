@@ -409,6 +409,8 @@ class Report:
             )
         )
 
+    __repr__ = __str__  # What an assertion about a report shows.
+
     def reconnect(self, quantile: float) -> str:
         """The time from losing a socket to a snapshot on a new one, at ``quantile``."""
         times = self.reconnects
