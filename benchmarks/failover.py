@@ -128,7 +128,7 @@ def main() -> None:
     parser.add_argument(
         "--cap", type=float, default=120, help="seconds to wait for every socket to be back"
     )
-    args = quick.parse_args(parser, {"sockets": 20, "games": 2})
+    args = quick.parse_args(parser, {"sockets": 20, "games": 2, "think": 0.02})
     reason = stack.missing()
     if reason:
         sys.exit(f"cannot run: {reason}")
