@@ -36,6 +36,9 @@ MOVES = ("rolled", "scored", "finished")
 #: Seconds between two tries of a command answered ``unavailable`` once the database is
 #: started again.
 RETRY_PAUSE = 0.1
+#: Seconds between two moves of a game played to its end: under the socket's limit of
+#: 10 messages a second (docs/protocol.md, "Limits").
+PACE = 0.125
 
 
 @dataclass
@@ -217,6 +220,7 @@ async def play_out(table: Table) -> None:
         answer, _ = await table.move()
         if answer["type"] == "error":
             raise AssertionError(f"{table.code}: {answer}")
+        await asyncio.sleep(PACE)  # On a quiet machine the answers come faster than this.
 
 
 async def check_logs(site: Stack, tables: list[Table]) -> list[str]:
