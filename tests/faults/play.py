@@ -39,6 +39,10 @@ EXPECTED_ERRORS = {"stale", "unavailable", "not_your_turn"}
 ADD_BOT = "add_bot"
 #: The page's own limit is 30 messages at once and 10 a second per socket.
 RATE_PER_SECOND = 8.0
+#: Seconds (0.5 to 1.5 times this) before asking again after an ``unavailable``. Sent at
+#: the rate above, the requests piled up in the socket while the server's one database
+#: thread waited for a connection, and went over the server's limit when read at once.
+UNAVAILABLE_PAUSE = 0.3
 
 
 def post_json(url: str, body: Message) -> Message:
@@ -208,6 +212,10 @@ class Client:
                 return  # Asked again while the first was on its way: the bot is seated.
             self.record.errors[message.get("code", "?")] += 1
             self.forget()
+            if message.get("code") == "unavailable":
+                # A person tries again in a moment, not as fast as the answers come: the
+                # server answers at once while the database is away (yahtzee_site/db).
+                await asyncio.sleep(UNAVAILABLE_PAUSE * (0.5 + random.random()))
             await self.send(type="snapshot")
 
     def forget(self) -> None:
