@@ -18,9 +18,18 @@ opens no more games, lets the last ones finish, and prints:
   show the bot alone, with no ghost of a socket a fault cut);
 - CPU time of this client and of the server's processes, and the load average.
 
+With ``--churn R``, watchers also come into the rooms in play, R a second on average,
+and leave after about ``--stay`` seconds. Every ``--sample-every`` seconds it prints
+each Daphne's resident memory (RSS), the presence rows in the database and the sockets
+its clients hold, and at the end whether memory and presence stayed flat: the RSS's
+growth a minute after the first fifth of the run, the most presence rows above the
+sockets open, and the rows left once every socket has closed (0). ``--faults`` with
+no fault named runs none (a process killed starts its memory again from nothing).
+
 It asserts nothing. Run it as root (the private PostgreSQL runs as ``postgres``)::
 
     .venv/bin/python benchmarks/soak.py --minutes 10 --fault-every 120
+    .venv/bin/python benchmarks/soak.py --minutes 30 --faults --churn 1 --games 10
 """
 
 from __future__ import annotations
@@ -28,9 +37,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import random
 import resource
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -41,6 +52,18 @@ from tests.faults import play, stack
 
 def cpu_seconds(roots: list[int]) -> float:
     """CPU seconds used so far by the live processes ``roots`` and their descendants."""
+    return sum(cpu_by_process(roots).values())
+
+
+def cpu_since(before: dict[int, float], roots: list[int]) -> float:
+    """CPU seconds the live processes under ``roots`` used since ``before``
+    (:func:`cpu_by_process` then): a process that ended meanwhile is not counted, one
+    started meanwhile is counted whole."""
+    return sum(now - before.get(pid, 0.0) for pid, now in cpu_by_process(roots).items())
+
+
+def cpu_by_process(roots: list[int]) -> dict[int, float]:
+    """CPU seconds used so far by each live process among ``roots`` and their descendants."""
     ticks = os.sysconf("SC_CLK_TCK")
     parent: dict[int, int] = {}
     used: dict[int, float] = {}
@@ -54,14 +77,14 @@ def cpu_seconds(roots: list[int]) -> float:
         pid = int(entry.name)
         parent[pid] = int(fields[1])
         used[pid] = (int(fields[11]) + int(fields[12])) / ticks
-    total = 0.0
+    mine = {}
     for pid, seconds in used.items():
         ancestor = pid
         while ancestor not in roots and ancestor > 1:
             ancestor = parent.get(ancestor, 0)
         if ancestor in roots:
-            total += seconds
-    return total
+            mine[pid] = seconds
+    return mine
 
 
 def stack_processes(site: stack.Stack) -> list[int]:
@@ -111,7 +134,37 @@ async def soak(site: stack.Stack, args: argparse.Namespace) -> None:
             await asyncio.sleep(0.2)
         await asyncio.gather(*running)
 
+    churned = Churn()
+
+    async def churn() -> None:
+        """Watchers come and go: ``--churn`` a second, each into a room in play, staying
+        ``--stay`` seconds on average (half to one and a half times it)."""
+        if args.churn <= 0:
+            return
+        while time.monotonic() < stop_at:
+            await asyncio.sleep(random.expovariate(args.churn))
+            if playing:
+                churned.visit(random.choice(list(playing)), args.stay)
+        await churned.all_gone()
+
+    samples: list[Sample] = []
+
+    async def sample() -> None:
+        """Every ``--sample-every`` seconds: the Daphnes' memory, the presence rows and the
+        sockets open (the clients that hold one)."""
+        while True:
+            clients = [c for g in playing for c in (g.seat, g.watcher)] + churned.here()
+            rows = int(await asyncio.to_thread(site.postgres.query, PRESENCE_ROWS))
+            open_now = sum(c.connected.is_set() for c in clients)
+            samples.append(Sample(time.monotonic() - started, site.daphne_rss(), rows, open_now))
+            print(f"{samples[-1]}; load {os.getloadavg()[0]:.1f}", flush=True)
+            if time.monotonic() >= stop_at:
+                return
+            await asyncio.sleep(min(args.sample_every, max(0.0, stop_at - time.monotonic())))
+
     async def break_things() -> None:
+        if not faults:
+            return
         n = 0
         while True:
             next_fault = started + (n + 1) * args.fault_every
@@ -125,9 +178,10 @@ async def soak(site: stack.Stack, args: argparse.Namespace) -> None:
             n += 1
 
     try:
-        await asyncio.gather(keep_playing(), break_things())
+        await asyncio.gather(keep_playing(), break_things(), churn(), sample())
         print(f"{time.monotonic() - started:6.1f} s: the last game finished", flush=True)
         findings = await play.settle_and_check(site, done, within=30, open_=False)
+        rows_left = int(await asyncio.to_thread(site.postgres.query, PRESENCE_ROWS))
         report = play.Report(done)
         print()
         print(f"games finished: {len(done)}; rooms that could not be opened: {len(failed)}")
@@ -146,8 +200,93 @@ async def soak(site: stack.Stack, args: argparse.Namespace) -> None:
             else f"{len(findings.wrong_presence)} rooms still wrong after 30 s"
         )
         print(f"presence after settling: {presence}")
+        print(
+            f"watchers who came and went: {churned.joined} ({churned.refused} could not open "
+            f"a socket); presence rows left once every socket closed: {rows_left}"
+        )
+        print(memory_and_presence(samples))
     finally:
         await asyncio.gather(*(play.close_game(game) for game in playing))
+        await churned.all_gone()
+
+
+#: The presence rows: one per open socket (games/live/leaving.py).
+PRESENCE_ROWS = "SELECT count(*) FROM games_connection"
+
+
+@dataclass
+class Sample:
+    """The server at one moment of the soak."""
+
+    at: float
+    rss: list[float]
+    rows: int
+    sockets: int
+
+    def __str__(self) -> str:
+        memory = ", ".join(f"{mib:.0f}" for mib in self.rss)
+        return (
+            f"{self.at:6.1f} s: Daphnes' RSS {memory} MiB; presence rows {self.rows}, "
+            f"sockets open {self.sockets}"
+        )
+
+
+def memory_and_presence(samples: list[Sample]) -> str:
+    """Whether memory and presence stayed flat: the Daphnes' RSS from the first sample
+    after the first fifth of the run (imports and caches warm) to the last, and the
+    presence rows beside the sockets open over all samples."""
+    if len(samples) < 2:
+        return "memory: too few samples"
+    warm = samples[len(samples) // 5]
+    last = samples[-1]
+    minutes = max(1e-9, (last.at - warm.at) / 60)
+    growth = [end - start for start, end in zip(warm.rss, last.rss, strict=True)]
+    rows_over = max(sample.rows - sample.sockets for sample in samples)
+    return (
+        f"memory: Daphnes' RSS {', '.join(f'{m:.0f}' for m in warm.rss)} MiB at "
+        f"{warm.at:.0f} s, {', '.join(f'{m:.0f}' for m in last.rss)} MiB at {last.at:.0f} s "
+        f"({', '.join(f'{g / minutes:+.2f}' for g in growth)} MiB a minute; a process "
+        f"restarted by a fault starts again from nothing); presence rows above the sockets "
+        f"open, at most {rows_over} (a socket that is opening or closing may be counted on "
+        f"one side only)"
+    )
+
+
+class Churn:
+    """Watchers who come into a room, stay a while and leave."""
+
+    def __init__(self) -> None:
+        self.joined = 0
+        self.refused = 0
+        self._visits: dict[asyncio.Task[None], play.Watcher] = {}
+
+    def visit(self, game: play.Game, stay: float) -> None:
+        watcher = play.Watcher(game.seat.url, game.code)
+        self.joined += 1
+
+        async def stay_a_while() -> None:
+            running = asyncio.create_task(watcher.run())
+            try:
+                await asyncio.wait_for(watcher.connected.wait(), 30)
+                await asyncio.sleep(stay * random.uniform(0.5, 1.5))
+            except TimeoutError:
+                self.refused += 1
+            finally:
+                await watcher.stop()
+                await asyncio.gather(running, return_exceptions=True)
+
+        task = asyncio.create_task(stay_a_while())
+        self._visits[task] = watcher
+        task.add_done_callback(self._visits.pop)
+
+    def here(self) -> list[play.Client]:
+        return list(self._visits.values())
+
+    async def all_gone(self) -> None:
+        """Every watcher still here leaves now."""
+        for task in list(self._visits):
+            task.cancel()
+        await asyncio.gather(*self._visits, return_exceptions=True)
 
 
 def main() -> None:
@@ -158,11 +297,19 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.2, help="a player's pause, seconds")
     parser.add_argument("--bot-pause-ms", type=int, default=200)
     parser.add_argument(
+        "--churn", type=float, default=0.0, help="watchers coming into rooms, a second"
+    )
+    parser.add_argument("--stay", type=float, default=20, help="a watcher's stay, seconds")
+    parser.add_argument(
+        "--sample-every", type=float, default=60, help="seconds between memory samples"
+    )
+    parser.add_argument(
         "--faults",
-        nargs="+",
+        nargs="*",
         choices=["kill", "redis", "postgres"],
         default=["kill", "redis", "postgres"],
-        help="the faults, in turn: kill -9 a Daphne, restart Redis, restart PostgreSQL",
+        help="the faults, in turn: kill -9 a Daphne, restart Redis, restart PostgreSQL "
+        "(none given: no fault)",
     )
     args = quick.parse_args(
         parser,
@@ -173,6 +320,9 @@ def main() -> None:
             "faults": ["redis"],
             "think": 0.02,
             "bot_pause_ms": 0,
+            "churn": 1.0,
+            "stay": 2.0,
+            "sample_every": 4.0,
         },
     )
     reason = stack.missing()

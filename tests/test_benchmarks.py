@@ -97,6 +97,8 @@ RUNS = [
     Run(
         "soak.py", ("games finished", "presence after settling", "CPU: this client"), needs="stack"
     ),
+    Run("outage.py", ("while PostgreSQL was away", "CPU: this client"), needs="stack"),
+    Run("failover.py", ("sockets back", "games finished", "CPU: this client"), needs="stack"),
     Run("push.py", ("turn start to receipt", "score command, push off", "load average after")),
     Run("solver.py", ("== official", "advise, median", "expected score")),
     Run("win_chances.py", ("over the game",), needs="tables"),

@@ -88,7 +88,8 @@ def test_the_default_database_is_a_sqlite_file_that_locks_for_writing_at_begin()
 def test_database_url_selects_postgresql():
     settings = loaded(DEBUG="1", DATABASE_URL="postgres://alice:pw@db.internal:5433/yahtzee")
 
-    assert settings["engine"] == "django.db.backends.postgresql"
+    # Django's PostgreSQL backend behind the circuit breaker (yahtzee_site/db).
+    assert settings["engine"] == "yahtzee_site.db.postgresql"
     assert settings["name"] == "yahtzee"
     assert settings["host"] == "db.internal"
 

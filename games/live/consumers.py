@@ -35,6 +35,7 @@ from games.live import closing, heartbeat, leaving, limits, outbox, refusals, se
 from games.live.services import CommandError
 from games.models import room_group
 from games.wire import protocol
+from yahtzee_site.db import DatabaseAway
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -55,11 +56,25 @@ CLOSE_TRY_AGAIN_LATER = 1013
 #: Why, and when to come back (:mod:`games.live.closing`): an outage of the database or
 #: Redis lasts seconds (a restart, a failover).
 TRY_AGAIN_REASON = closing.come_back("the database or messaging is away", 1, 5)
+#: How far the sockets turned away while the database is known to be away are spread
+#: past the moment it is tried again, in seconds.
+TRY_AGAIN_SPREAD = 2.0
 #: What the database or Redis raise while they are away: a command is answered
 #: ``unavailable`` and the socket stays open.
 UNAVAILABLE = outbox.UNAVAILABLE
 #: How long a consumer waits before asking the channel layer again after it failed.
 LAYER_RETRY_SECONDS = 0.5
+
+
+def try_again_reason(error: Exception) -> str:
+    """The close reason for a socket that met an outage: when the database is known to be
+    away (the breaker refused, :class:`~yahtzee_site.db.DatabaseAway`), come back from
+    the moment it is tried again; else in 1-5 s."""
+    if isinstance(error, DatabaseAway):
+        return closing.come_back(
+            "the database is away", error.retry_in, error.retry_in + TRY_AGAIN_SPREAD
+        )
+    return TRY_AGAIN_REASON
 
 
 def _as_float(value: object) -> float:
@@ -273,7 +288,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.close(code=CLOSE_NO_SUCH_GAME)
         except UNAVAILABLE as error:
             logger.warning("a socket to %s could not be served: %s", self.code, error)
-            await self.close(code=CLOSE_TRY_AGAIN_LATER, reason=TRY_AGAIN_REASON)
+            await self.close(code=CLOSE_TRY_AGAIN_LATER, reason=try_again_reason(error))
 
     async def arrive(self) -> None:
         """Join the room's group, take this connection's seat, and send the snapshot."""
@@ -370,7 +385,14 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 request_id = error.id
             await self.send_error(error.code, str(error), request_id)
         except UNAVAILABLE as error:
-            logger.warning("a command in %s met an outage: %s", self.code, error)
+            # Refused by the breaker, it was not even tried: the breaker logged the outage.
+            away = isinstance(error, DatabaseAway)
+            logger.log(
+                logging.DEBUG if away else logging.WARNING,
+                "a command in %s met an outage: %s",
+                self.code,
+                error,
+            )
             await self.send_error(
                 "unavailable",
                 "the game's database or messaging is away for a moment; nothing was done: "

@@ -524,11 +524,10 @@ def _check_database() -> dict[str, object]:
     """
     settings_dict = dict(connections.settings["default"])
     options = {k: v for k, v in settings_dict.get("OPTIONS", {}).items() if k != "pool"}
-    if settings_dict["ENGINE"] == "django.db.backends.postgresql":
+    backend = load_backend(settings_dict["ENGINE"]).DatabaseWrapper
+    if backend.vendor == "postgresql":
         options["connect_timeout"] = round(HEALTH_TIMEOUT_SECONDS)
-    probe = load_backend(settings_dict["ENGINE"]).DatabaseWrapper(
-        {**settings_dict, "OPTIONS": options}, alias="health"
-    )
+    probe = backend({**settings_dict, "OPTIONS": options}, alias="health")
     try:
         with probe.cursor() as cursor:
             cursor.execute("SELECT 1")

@@ -39,6 +39,10 @@ EXPECTED_ERRORS = {"stale", "unavailable", "not_your_turn"}
 ADD_BOT = "add_bot"
 #: The page's own limit is 30 messages at once and 10 a second per socket.
 RATE_PER_SECOND = 8.0
+#: Seconds (0.5 to 1.5 times this) before asking again after an ``unavailable``. Sent at
+#: the rate above, the requests piled up in the socket while the server's one database
+#: thread waited for a connection, and went over the server's limit when read at once.
+UNAVAILABLE_PAUSE = 0.3
 
 
 def post_json(url: str, body: Message) -> Message:
@@ -74,6 +78,11 @@ class Record:
     errors: Counter[str] = field(default_factory=Counter)
     #: Seconds from losing a socket to holding a snapshot again, one per reconnection.
     reconnects: list[float] = field(default_factory=list)
+    #: When each of those reconnections got its snapshot (``time.monotonic()``).
+    reconnected_at: list[float] = field(default_factory=list)
+    #: Seconds from starting to open a socket to its first snapshot, one per socket that
+    #: got one (the handshake and the server's first answer).
+    handshakes: list[float] = field(default_factory=list)
     #: Commands whose socket closed before their answer came: the server may or may not
     #: have applied them, and the snapshot after the reconnection says which.
     in_doubt: int = 0
@@ -114,6 +123,7 @@ class Client:
         self._tokens = 20.0
         self._refilled = time.monotonic()
         self._lost_at: float | None = None
+        self._opening_at: float | None = None
 
     async def run(self) -> None:
         """Keep a socket open and handle what comes, until stopped."""
@@ -121,6 +131,7 @@ class Client:
         pause = 0.0
         while not self.stopping:
             await asyncio.sleep(pause)
+            self._opening_at = time.monotonic()
             try:
                 ws = await websockets.connect(ws_url, origin=Origin(self.url), open_timeout=10)
             except websockets.InvalidStatus as error:
@@ -180,8 +191,12 @@ class Client:
     async def handle(self, message: Message) -> None:
         kind = message["type"]
         if kind == "snapshot":
+            if self._opening_at is not None:
+                self.record.handshakes.append(time.monotonic() - self._opening_at)
+                self._opening_at = None
             if self._lost_at is not None:
                 self.record.reconnects.append(time.monotonic() - self._lost_at)
+                self.record.reconnected_at.append(time.monotonic())
                 self._lost_at = None
             self.version = message["version"]
             self.connected.set()
@@ -197,6 +212,10 @@ class Client:
                 return  # Asked again while the first was on its way: the bot is seated.
             self.record.errors[message.get("code", "?")] += 1
             self.forget()
+            if message.get("code") == "unavailable":
+                # A person tries again in a moment, not as fast as the answers come: the
+                # server answers at once while the database is away (yahtzee_site/db).
+                await asyncio.sleep(UNAVAILABLE_PAUSE * (0.5 + random.random()))
             await self.send(type="snapshot")
 
     def forget(self) -> None:
@@ -398,12 +417,26 @@ class Report:
             )
         )
 
+    __repr__ = __str__  # What an assertion about a report shows.
+
     def reconnect(self, quantile: float) -> str:
         """The time from losing a socket to a snapshot on a new one, at ``quantile``."""
         times = self.reconnects
         if not times:
             return "-"
         return f"{times[min(len(times) - 1, int(quantile * len(times)))]:.2f}"
+
+
+def quantiles(times: list[float]) -> str:
+    """``times`` (seconds) as their p50, p99 and max."""
+    if not times:
+        return "-"
+    ordered = sorted(times)
+
+    def at(q: float) -> float:
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+    return f"p50 {at(0.5):.2f} s, p99 {at(0.99):.2f} s, max {ordered[-1]:.2f} s"
 
 
 @dataclass

@@ -115,6 +115,22 @@ class PrivatePostgres:
     def stop(self, mode: str = "fast") -> None:
         self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
 
+    def query(self, sql: str) -> str:
+        """``sql``'s result through psql, unaligned, without headers."""
+        result = subprocess.run(
+            [
+                *self.as_user,
+                str(self.bin / "psql"),
+                *("-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-d", "yahtzee"),
+                *("-tAc", sql),
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+            cwd=self.dir,
+        )
+        return result.stdout.strip()
+
     def remove(self) -> None:
         with contextlib.suppress(subprocess.CalledProcessError):
             self.stop("immediate")
@@ -244,6 +260,19 @@ class Stack:
 
     def daphne_pid(self, index: int = 0) -> int:
         return int((self.run_dir / f"daphne-{self.daphne_ports[index]}.pid").read_text())
+
+    def daphne_rss(self) -> list[float]:
+        """Each Daphne's resident memory now, in MiB (0 for one not running)."""
+        sizes = []
+        for index in range(self.daphnes):
+            try:
+                status = Path(f"/proc/{self.daphne_pid(index)}/status").read_text()
+            except (OSError, ValueError):
+                sizes.append(0.0)
+                continue
+            kib = next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS"))
+            sizes.append(int(kib) / 1024)
+        return sizes
 
     def kill_daphne(self, index: int = 0) -> None:
         """kill -9 one Daphne; run.sh starts it again a second later."""

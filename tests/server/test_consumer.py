@@ -26,6 +26,7 @@ from games.models import Game, room_group
 from games.strategy.engine import load
 from tests.server.helpers import SOLO, fingerprint
 from yahtzee_site.asgi import application
+from yahtzee_site.db import DatabaseAway
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -742,13 +743,25 @@ async def test_a_move_sent_while_redis_is_away_is_applied_and_reaches_the_room_a
         await client.close()
 
 
+@pytest.mark.parametrize(
+    ("away", "reason"),
+    [
+        (
+            OperationalError("connection to server at 127.0.0.1, port 5432 failed"),
+            "the database or messaging is away: come back in 1-5 s",
+        ),
+        # The breaker knows the database is away (yahtzee_site/db): come back from its
+        # next try (0.4 s here), spread over 2 s.
+        (DatabaseAway(0.4), "the database is away: come back in 0-3 s"),
+    ],
+)
 async def test_a_socket_that_cannot_be_served_now_is_told_to_try_again_with_1013(  # type: ignore[no-untyped-def]
-    monkeypatch,
+    monkeypatch, away, reason
 ) -> None:
     code = await new_game()
 
     def database_away(*args: object, **kwargs: object) -> None:
-        raise OperationalError("connection to server at 127.0.0.1, port 5432 failed")
+        raise away
 
     monkeypatch.setattr(services, "arrive", database_away)
     communicator = WebsocketCommunicator(application, f"/ws/games/{code}/", headers=[ORIGIN, HOST])
@@ -757,7 +770,7 @@ async def test_a_socket_that_cannot_be_served_now_is_told_to_try_again_with_1013
     assert await communicator.receive_output(timeout=TIMEOUT) == {
         "type": "websocket.close",
         "code": 1013,
-        "reason": "the database or messaging is away: come back in 1-5 s",
+        "reason": reason,
     }
 
 
