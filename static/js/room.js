@@ -7,7 +7,7 @@ import { ClockAnnouncer, describeTurnClock, formatLeft, isUrgent, localClock, ms
 import { cautionWords, scoreCaution } from "./caution.js";
 import { CONFIRM_MS, Confirmation, HELP, confirmPrompt, echo, findSeat, parse } from "./commands.js";
 import { RoomSocket } from "./socket.js";
-import { applyEvent, applyPresence, describe, hostActions, seatMarks } from "./state.js";
+import { applyEvent, applyPresence, describe, eventEndsWait, hostActions, seatMarks, snapshotEndsWait } from "./state.js";
 import { BotPaceControl } from "./botpace.js";
 import { AskedSetting } from "./setting.js";
 import { bothBests } from "./advice.js";
@@ -80,8 +80,10 @@ function sendPlay(type, fields) {
 // while, ask for the whole room again.
 const PENDING_RESYNC_MS = 5000;
 let pendingTimer = 0;
+let pendingSent = null; // Where the pending command went from: { version, connection } (state.js).
 function waitFor(type) {
   pending = type;
+  pendingSent = { version: state.version, connection: socket.connection };
   clearTimeout(pendingTimer);
   pendingTimer = setTimeout(() => { if (pending === type) resync(); }, PENDING_RESYNC_MS);
 }
@@ -98,7 +100,7 @@ function receive(message) {
       state = message;
       turnClock = localClock(message.clock, receivedAt);
       resyncing = false;
-      pending = null;
+      if (snapshotEndsWait(pendingSent, message, socket.connection)) pending = null;
       holdsInFlight = 0;
       rebuildFeed();
       render();
@@ -149,7 +151,7 @@ function onEvent(message, receivedAt) {
   const wasPlaying = playing();
   applyEvent(state, message, categories);
   if ("clock" in message) turnClock = localClock(message.clock, receivedAt);
-  if (["rolled", "scored", "started", "roll_off", "finished", "left", "abandoned"].includes(message.kind)) pending = null;
+  if (eventEndsWait(message)) pending = null;
   addToFeed(message);
   if (aboutMe) tellMe(message, wasPlaying);
   if (aboutMe) echoTyped(message);
