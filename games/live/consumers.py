@@ -95,6 +95,27 @@ class RateLimit:
         return True
 
 
+class RateLimits:
+    """One socket's two buckets: what the person does, and what the page asks by itself.
+
+    The room's page asks questions on its own (:attr:`protocol.Message.automatic`: the
+    coach's advice after every roll, the chances after every move, a snapshot after a
+    gap, a ping every 15 s); they are counted in a bucket of their own, so that a
+    player's rolls and scores never wait behind them. Their bucket is as small as the
+    person's: the page asks far less (a question or two a move), and a client that
+    floods questions is refused as with anything else. A frame that is no message
+    counts against the person's bucket.
+    """
+
+    def __init__(self) -> None:
+        self.commands = RateLimit()
+        self.questions = RateLimit()
+
+    def allow(self, message: protocol.ClientMessage | None) -> bool:
+        automatic = message is not None and message.automatic
+        return (self.questions if automatic else self.commands).allow()
+
+
 class SharedAnswers:
     """Answers worked out once per key in this process, however many sockets ask.
 
@@ -152,7 +173,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     """One connection to a game room, as a seated player or as a watcher."""
 
     code: str
-    rate_limit: RateLimit
+    rate_limit: RateLimits
     player_id: int | None = None
     #: The id of this connection's row (:mod:`games.live.heartbeat`), once it has arrived.
     connection_id: int | None = None
@@ -256,7 +277,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         would only see a bare HTTP 403).
         """
         self.code = self.scope["url_route"]["kwargs"]["code"]
-        self.rate_limit = RateLimit()
+        self.rate_limit = RateLimits()
         self.odds_tasks = set()
         await self.accept()
         if shutdown.stopping.is_set():  # This process is stopping: come back, to another.
