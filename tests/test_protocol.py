@@ -64,9 +64,10 @@ def test_it_reads_each_type_with_its_defaults() -> None:
     assert decode('{"type": "remove_bot", "bot": 2}') == protocol.RemoveBot(bot=2)
     assert protocol.CLIENT_TYPES == (
         "join", "resume", "leave", "start", "roll", "hold", "score", "chat", "watcher_chat",
-        "watcher_name", "read_watchers", "rematch", "coach", "bot_pace", "add_bot", "remove_bot",
-        "back", "remove_player", "hand_to_bot", "advice", "odds", "snapshot", "ping",
+        "watcher_name", "read_watchers", "rematch", "coach", "bot_pace", "show_odds", "add_bot",
+        "remove_bot", "back", "remove_player", "hand_to_bot", "advice", "odds", "snapshot", "ping",
     )  # fmt: skip
+    assert decode('{"type": "show_odds", "show": true}') == protocol.ShowOdds(show=True)
     assert decode('{"type": "read_watchers", "read": true}') == protocol.ReadWatchers(read=True)
     assert decode('{"type": "watcher_chat", "text": "hi"}') == protocol.WatcherChat(text="hi")
     assert decode('{"type": "remove_player", "player": 1}') == protocol.RemovePlayer(player=1)
@@ -97,6 +98,8 @@ FIELD_CASES = [
     ({"type": "chat", "text": ["hi"]}, "invalid_message"),
     ({"type": "coach", "on": 1}, "invalid_message"),
     ({"type": "coach"}, "invalid_message"),
+    ({"type": "show_odds", "show": "yes"}, "invalid_show_odds"),
+    ({"type": "show_odds"}, "invalid_show_odds"),
     ({"type": "add_bot", "level": None}, "invalid_bot"),
     ({"type": "remove_bot", "bot": True}, "invalid_message"),
     ({"type": "remove_bot", "bot": "2"}, "invalid_message"),

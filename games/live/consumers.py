@@ -495,6 +495,9 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def do_bot_pace(self, message: protocol.BotPace) -> None:
         await self.call(services.set_bot_pace, message, message.pace)
 
+    async def do_show_odds(self, message: protocol.ShowOdds) -> None:
+        await self.call(services.set_show_odds, message, message.show)
+
     async def do_add_bot(self, message: protocol.AddBot) -> None:
         await self.call(services.add_bot, message, message.level)
 
@@ -572,6 +575,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         protocol.Rematch: do_rematch,
         protocol.Coach: do_coach,
         protocol.BotPace: do_bot_pace,
+        protocol.ShowOdds: do_show_odds,
         protocol.AddBot: do_add_bot,
         protocol.RemoveBot: do_remove_bot,
         protocol.Back: do_back,

@@ -6,7 +6,7 @@ generated from it for outside clients (``python -m games.wire.protocol`` writes 
 ``--check`` says whether the committed ones are current).
 
 **From the client.** :func:`decode` is the one door: it takes a websocket frame
-and returns one of the twenty-three typed messages (:data:`ClientMessage`), or raises
+and returns one of the twenty-four typed messages (:data:`ClientMessage`), or raises
 :class:`ProtocolError` with a stable ``code``, a message for people and the
 request's ``id`` when it could be read. Whatever the frame holds (any JSON of any
 shape or depth within the 16 KiB cap, or no JSON at all) the answer is one of
@@ -197,6 +197,12 @@ class BotPace(Message, tag="bot_pace", frozen=True, kw_only=True):
     pace: str
 
 
+class ShowOdds(Message, tag="show_odds", frozen=True, kw_only=True):
+    """The host chooses whether the players see each seat's chance to win (watchers always do)."""
+
+    show: bool
+
+
 class AddBot(Message, tag="add_bot", frozen=True, kw_only=True):
     """The host seats a bot (``optimal``, ``casual`` or ``win``) in the next empty seat."""
 
@@ -267,6 +273,7 @@ ClientMessage: TypeAlias = (
     | Rematch
     | Coach
     | BotPace
+    | ShowOdds
     | AddBot
     | RemoveBot
     | Back
@@ -278,7 +285,7 @@ ClientMessage: TypeAlias = (
     | Ping
 )
 
-#: The twenty-three types, in the order of ``docs/protocol.md``.
+#: The twenty-four types, in the order of ``docs/protocol.md``.
 CLIENT_TYPES: Final = tuple(str(t.__struct_config__.tag) for t in get_args(ClientMessage))
 
 #: The code and the explanation for a field of the wrong shape: today's codes, field by field.
@@ -290,6 +297,7 @@ FIELD_ERRORS: Final = {
     "token": ("invalid_token", "a token is the text a join or the API gave you"),
     "level": ("invalid_bot", "a bot's level is optimal, casual or win"),
     "pace": ("invalid_bot_pace", "the bots' pace is instant, quick or natural"),
+    "show": ("invalid_show_odds", "say whether the players see the odds: true or false"),
     "id": ("invalid_message", "id is a string, a number or null"),
     "seat": ("invalid_message", "seat is a whole number"),
     "version": ("invalid_message", "send the version of the game you last saw (a whole number)"),

@@ -99,6 +99,9 @@ export function applyEvent(state, message, categories) {
     case "bot_pace":
       game.bot_pace = data.pace;
       break;
+    case "show_odds":
+      game.show_odds = data.show;
+      break;
     case "created":
     case "chat":
       break; // Nothing to redraw but the feed.
@@ -255,6 +258,10 @@ export function describe(message, players, labels) {
       return [`${data.name} turned the coach ${data.on ? "on" : "off"}.`];
     case "bot_pace":
       return [`${data.name} set the bots to play ${BOT_PACE_WORDS[data.pace] || data.pace}.`];
+    case "show_odds":
+      return [data.show
+        ? `${data.name} let the players see who is likely to win.`
+        : `${data.name} hid who is likely to win from the players (watchers still see it).`];
     default:
       return [];
   }
