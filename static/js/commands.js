@@ -242,7 +242,7 @@ export function echo({ kind, data }, labels) {
     case "bot_pace":
       return `The bots play ${PACE_ECHO[data.pace] || data.pace} now.`;
     case "show_odds":
-      return data.on ? "The players see who is likely to win now." : "The players no longer see who is likely to win.";
+      return data.show ? "The players see who is likely to win now." : "The players no longer see who is likely to win.";
     default:
       return null;
   }

@@ -14,6 +14,7 @@ import { bothBests } from "./advice.js";
 import { turnScroll } from "./inview.js";
 import { WatchersChat } from "./watchers.js";
 import { WinChances } from "./odds.js";
+import { OddsChoice } from "./showodds.js";
 
 const config = JSON.parse(document.getElementById("room-config").textContent);
 const categories = config.categories;
@@ -46,7 +47,7 @@ const alerts = new TurnAlerts({ icon: $("favicon"), turnIcon: $("room").dataset.
 
 // Self-contained parts of the room, each told of every message after the room has applied it.
 const winChances = new WinChances(send); // Its row goes under the names on the cards.
-const parts = [new WatchersChat(send), new BotPaceControl(send), winChances];
+const parts = [new WatchersChat(send), new BotPaceControl(send), winChances, new OddsChoice(send)];
 function receiveAll(message) {
   coachAsked.hear(message);
   receive(message);
@@ -1113,9 +1114,16 @@ function runCommand(line) {
     case "remove_player":
     case "hand_to_bot":
       return hostFromConsole(command);
-    default:
-      return undefined;
+    default: // The parts' own: the bots' pace, the chances, the watchers' chat.
+      return partCommand(parts.map((part) => part.command && part.command(command, state)).find(Boolean));
   }
+}
+
+function partCommand(answer) {
+  if (!answer) return undefined;
+  if (answer.error) return say(answer.error, "error");
+  say(answer.sent && answer.text ? answer.text : "");
+  return answer.expect ? typing(answer.expect, answer.sent) : answer.sent;
 }
 
 // ---------------------------------------------------------------------------
