@@ -1,16 +1,24 @@
 """Loose ends of the room's page (issue 27, item 5), in a real Chromium at both sizes: the host
 shows the players who is likely to win during the game and hides it again (the switch
-among the seat's tools, or the command line), every browser following live; and the
-command line's commands for the bots' pace and the watchers' chat.
+among the seat's tools, or the command line), every browser following live; the
+command line's commands for the bots' pace and the watchers' chat; and the review's
+graph of the chances, and its turning points, by keyboard.
 """
 
 from __future__ import annotations
 
+import math
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
+from games.insight import chances, review
+from games.live import services
+from tests.browser.axe import failing, violations
 from tests.browser.test_room import command, create_room, expect_my_turn, join, set_switch
-from tests.browser.watch import VIEWPORTS, PageWatch
+from tests.browser.test_win_chances import finished_game
+from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
 
 pytestmark = pytest.mark.browser
 
@@ -22,6 +30,14 @@ def screen(viewport: str) -> dict[str, object]:
     """A browser context's options for one of VIEWPORTS: a phone is touched, not clicked."""
     phone = viewport == "phone"
     return {"viewport": VIEWPORTS[viewport], "is_mobile": phone, "has_touch": phone}
+
+
+def as_shown(win: float) -> str:
+    """A chance as the review writes it (static/js/review.js ``percent``)."""
+    if win <= 0 or win >= 1:
+        return "0%" if win <= 0 else "100%"
+    rounded = math.floor(win * 100 + 0.5)  # As Math.round: a half goes up.
+    return "<1%" if rounded < 1 else ">99%" if rounded > 99 else f"{rounded}%"
 
 
 def expect_chances(page: Page, shown: bool) -> None:
@@ -116,3 +132,57 @@ def test_the_command_line_sets_the_bots_pace_and_reads_the_watchers_chat(
     watch.assert_clean(live_server_url)
     for context in contexts:
         context.close()
+
+
+@pytest.mark.parametrize("server_dice", [[]])
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_the_review_graph_and_its_turning_points_work_by_keyboard(
+    browser, live_server_url, screenshot_dir, viewport
+):  # type: ignore[no-untyped-def]
+    code = off_the_loop(finished_game, 3)
+    want = chances.over_the_game(review.build(off_the_loop(services.replay_events, code)))
+    turning = sorted(want.turning_points(), key=lambda point: point.index)
+    assert len(turning) >= 2
+    last = len(want.chances) - 1
+    context = browser.new_context(**screen(viewport))
+    page = context.new_page()
+    watch = PageWatch.on(page)
+    page.goto(f"{live_server_url}/g/{code}/review/")
+    graph = page.locator("#chances-chart svg")
+    slider = page.locator("#replay-slider")
+    graph.focus()  # It takes the focus (tabindex 0), in the page's Tab order.
+    expect(graph).to_be_focused()
+    expect(graph).to_have_attribute("role", "slider")
+    expect(graph).to_have_attribute("aria-valuemax", str(last))
+    assert failing(violations(page)) == []
+
+    page.keyboard.press("Home")
+    expect(slider).to_have_value("0")
+    page.keyboard.press("ArrowRight")
+    expect(slider).to_have_value("1")  # One step, not two (the page's own keys stay out).
+    page.keyboard.press("PageDown")
+    first = turning[0]
+    expect(slider).to_have_value(str(first.index))
+    assert f"at={first.seq}" in page.url
+    mark = graph.locator(".chart__turn--current")
+    expect(mark).to_have_count(1)
+    number = mark.get_attribute("data-number")
+    odds = ", ".join(
+        f"{name} {as_shown(win)}"
+        for name, win in zip(("Ana", "Ben"), want.chances[first.index], strict=True)
+    )
+    said = rf"^Moment {first.seq} of \d+: {re.escape(odds)}; turning point {number}\.$"
+    expect(graph).to_have_attribute("aria-valuetext", re.compile(said))
+    expect(graph).to_have_attribute("aria-valuenow", str(first.index))
+    page.keyboard.press("PageDown")
+    expect(slider).to_have_value(str(turning[1].index))
+    page.keyboard.press("PageUp")
+    expect(slider).to_have_value(str(first.index))
+    page.keyboard.press("End")
+    expect(slider).to_have_value(str(last))
+    page.screenshot(path=screenshot_dir / f"review-graph-keyboard-{viewport}.png")
+    page.keyboard.press("Enter")  # The replay at that moment, in view and focused.
+    expect(page.locator("#replay-heading")).to_be_focused()
+    assert failing(violations(page)) == []
+    watch.assert_clean(live_server_url)
+    context.close()
