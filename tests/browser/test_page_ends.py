@@ -7,8 +7,10 @@ graph of the chances, and its turning points, by keyboard.
 
 from __future__ import annotations
 
+import base64
 import math
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -184,5 +186,57 @@ def test_the_review_graph_and_its_turning_points_work_by_keyboard(
     page.keyboard.press("Enter")  # The replay at that moment, in view and focused.
     expect(page.locator("#replay-heading")).to_be_focused()
     assert failing(violations(page)) == []
+    watch.assert_clean(live_server_url)
+    context.close()
+
+
+def hold_still(page: Page) -> None:
+    """Stop the page's timers where they are (the message's own, that hides it after a few
+    seconds, among them): what shows now stays for the screenshot and the checks."""
+    # A moment ahead (the clock moves on while it is asked), in seconds: Python's unit.
+    page.clock.pause_at((page.evaluate("() => Date.now()") + 100) / 1000)
+
+
+def still_screenshot(page: Page, path: Path) -> None:
+    """The screen as it is, while the page's clock stands still: Playwright's own screenshot
+    waits for an animation frame, which a paused clock never gives; Chromium's does not."""
+    session = page.context.new_cdp_session(page)
+    shot = session.send("Page.captureScreenshot", {"format": "png"})
+    path.write_bytes(base64.b64decode(shot["data"]))
+    session.detach()
+
+
+@pytest.mark.parametrize("server_dice", [ROLL_OFF])
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_the_messages_in_their_place_in_the_dark_theme(
+    browser, live_server_url, screenshot_dir, viewport
+):  # type: ignore[no-untyped-def]
+    context = browser.new_context(color_scheme="dark", **screen(viewport))
+    context.clock.install()  # Time flows as usual until a test pauses it.
+    page = context.new_page()
+    watch = PageWatch.on(page)
+    create_room(page, live_server_url, "Ana", seats=2)
+    page.click("[data-bot=casual]")
+    expect(page.locator("#seats .badge--bot")).to_have_count(1)
+    page.click("#start-button")
+    expect_my_turn(page)
+    toast = page.locator("#toast")
+
+    command(page, "score yahtzee")  # An error: in the turn's panel, where the hint was.
+    expect(toast).to_have_text("Roll first: a box takes the dice of a roll.")
+    hold_still(page)
+    expect(page.locator("#turn-say #toast")).to_be_visible()
+    page.evaluate("scrollTo(0, 0)")
+    still_screenshot(page, screenshot_dir / f"message-error-dark-{viewport}.png")
+    page.clock.resume()
+
+    command(page, "leave!")  # A notice: Ana watches now.
+    expect(toast).to_have_text("You left the game: you are watching now.")
+    hold_still(page)
+    expect(toast).to_be_visible()
+    expect(toast).to_have_attribute("data-kind", "notice")
+    page.evaluate("scrollTo(0, 0)")
+    still_screenshot(page, screenshot_dir / f"message-notice-dark-{viewport}.png")
+    page.clock.resume()
     watch.assert_clean(live_server_url)
     context.close()
