@@ -496,32 +496,37 @@ class Room:
         """The host (``seat``) sets how long the bots take over their moves. Already so:
         nothing happens."""
         chosen = check_bot_pace(pace)
-        acted = self._host(seat, "change the bots' pace")
-        room = acted.room
-        if room.status in (Status.FINISHED, Status.ABANDONED):
-            raise IllegalMoveError("the game is over", code="game_over")
-        if room.options.bot_pace == chosen:
-            return acted.or_nothing(self)
-        paced = dataclasses.replace(
-            room, options=dataclasses.replace(room.options, bot_pace=chosen)
+        return self._set_option(
+            seat,
+            "change the bots' pace",
+            dataclasses.replace(self.options, bot_pace=chosen),
+            lambda name: events.BotPaceSet(pace=chosen, seat=seat, name=name),
         )
-        name = room.seated[seat].name
-        return acted.then(_told(paced, events.BotPaceSet(pace=chosen, seat=seat, name=name)))
 
     def set_show_odds(self, seat: int, show: object) -> RoomProgress:
         """The host (``seat``) chooses whether the players see each seat's chance to win, in
         the lobby or in play (watchers always do). Already so: nothing happens."""
         chosen = check_show_odds(show)
-        acted = self._host(seat, "change who sees the chances")
+        return self._set_option(
+            seat,
+            "change who sees the chances",
+            dataclasses.replace(self.options, show_odds=chosen),
+            lambda name: events.OddsShown(show=chosen, seat=seat, name=name),
+        )
+
+    def _set_option(
+        self, seat: int, doing: str, options: Options, told: Callable[[str], events.AnyEvent]
+    ) -> RoomProgress:
+        """The host (``seat``, ``doing`` it) sets the room's ``options``, told by ``told`` of
+        the host's name; refused once the game is over, and nothing when already so."""
+        acted = self._host(seat, doing)
         room = acted.room
         if room.status in (Status.FINISHED, Status.ABANDONED):
             raise IllegalMoveError("the game is over", code="game_over")
-        if room.options.show_odds == chosen:
+        if room.options == options:
             return acted.or_nothing(self)
-        options = dataclasses.replace(room.options, show_odds=chosen)
-        shown = dataclasses.replace(room, options=options)
-        name = room.seated[seat].name
-        return acted.then(_told(shown, events.OddsShown(show=chosen, seat=seat, name=name)))
+        changed = dataclasses.replace(room, options=options)
+        return acted.then(_told(changed, told(room.seated[seat].name)))
 
     def chat(self, seat: int, text: str) -> RoomProgress:
         """``seat`` says ``text`` (checked and stripped by the server) to the table."""

@@ -21,6 +21,7 @@ from games.live.services import CommandError
 from games.models import Game, GameEvent
 from tests.server.helpers import Table, fingerprint, play_out
 from tests.server.test_consumer import Client, new_game, seat, stored
+from tests.server.test_odds import two_and_watchers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -151,16 +152,7 @@ def test_the_choice_is_refused_once_the_game_is_over() -> None:
 
 @pytest.mark.asyncio
 async def test_over_the_socket_only_the_host_changes_it_and_everyone_is_told(fixed_dice) -> None:  # type: ignore[no-untyped-def]
-    code = await new_game(seats=2)
-    ana = await seat(code, "Ana")
-    ben = await seat(code, "Ben")
-    watcher = await Client(code).connect()
-    fixed_dice.load(6, 6, 6, 6, 6, 1, 1, 1, 1, 1)
-    await ana.catch_up()
-    await ana.send(type="start", version=ana.version)
-    await ana.expect("roll_off")
-    for client in (ana, ben, watcher):
-        await client.drain()
+    code, ana, ben, (watcher,) = await two_and_watchers(fixed_dice, 1)
     before = await stored(code)
     await ben.send(type="show_odds", show=True, id="show_odds-1")
     refused = await ben.expect_error("not_host")
