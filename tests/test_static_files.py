@@ -30,6 +30,7 @@ def test_collected_scripts_import_each_other_by_their_hashed_names(settings, tmp
             "inview.js",
             "odds.js",
             "setting.js",
+            "showodds.js",
             "socket.js",
             "state.js",
             "watchers.js",
