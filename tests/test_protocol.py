@@ -64,9 +64,10 @@ def test_it_reads_each_type_with_its_defaults() -> None:
     assert decode('{"type": "remove_bot", "bot": 2}') == protocol.RemoveBot(bot=2)
     assert protocol.CLIENT_TYPES == (
         "join", "resume", "leave", "start", "roll", "hold", "score", "chat", "watcher_chat",
-        "watcher_name", "read_watchers", "rematch", "coach", "bot_pace", "add_bot", "remove_bot",
-        "back", "remove_player", "hand_to_bot", "advice", "odds", "snapshot", "ping",
+        "watcher_name", "read_watchers", "rematch", "coach", "bot_pace", "show_odds", "add_bot",
+        "remove_bot", "back", "remove_player", "hand_to_bot", "advice", "odds", "snapshot", "ping",
     )  # fmt: skip
+    assert decode('{"type": "show_odds", "show": true}') == protocol.ShowOdds(show=True)
     assert decode('{"type": "read_watchers", "read": true}') == protocol.ReadWatchers(read=True)
     assert decode('{"type": "watcher_chat", "text": "hi"}') == protocol.WatcherChat(text="hi")
     assert decode('{"type": "remove_player", "player": 1}') == protocol.RemovePlayer(player=1)
@@ -97,6 +98,8 @@ FIELD_CASES = [
     ({"type": "chat", "text": ["hi"]}, "invalid_message"),
     ({"type": "coach", "on": 1}, "invalid_message"),
     ({"type": "coach"}, "invalid_message"),
+    ({"type": "show_odds", "show": "yes"}, "invalid_show_odds"),
+    ({"type": "show_odds"}, "invalid_show_odds"),
     ({"type": "add_bot", "level": None}, "invalid_bot"),
     ({"type": "remove_bot", "bot": True}, "invalid_message"),
     ({"type": "remove_bot", "bot": "2"}, "invalid_message"),
@@ -143,11 +146,28 @@ def test_it_checks_the_frame_in_order() -> None:
     assert refusal("[1, 2]").code == "invalid_message"
     assert refusal("5").code == "invalid_message"
     big = json.dumps({"type": "chat", "text": "é" * 8200})  # Under 16 Ki characters, over in bytes.
-    asked: list[bool] = []
-    assert refusal(big, admit=lambda: asked.append(True) or True).code == "too_large"
-    assert refusal(b"", admit=lambda: asked.append(True) or True).code == "invalid_message"
+    asked: list[object] = []
+    assert refusal(big, admit=lambda m: asked.append(m) or True).code == "too_large"
+    assert refusal(b"", admit=lambda m: asked.append(m) or True).code == "invalid_message"
     assert not asked  # Neither counts against the rate limit...
-    assert refusal("not json", admit=lambda: False).code == "rate_limited"  # ...nor is read after.
+    assert refusal("not json", admit=lambda m: False).code == "rate_limited"  # ...nor is refused
+    assert refusal('{"type": "roll"}', admit=lambda m: False).code == "rate_limited"  # for more.
+
+
+def test_the_rate_limit_is_asked_about_the_message_read() -> None:
+    asked: list[object] = []
+    admit = lambda message: asked.append(message) or True  # noqa: E731
+    advice = decode('{"type": "advice", "id": "advice-3"}', admit=admit)
+    assert advice == protocol.Advice(id="advice-3")
+    assert refusal("not json", admit=admit).code == "invalid_json"
+    assert asked == [protocol.Advice(id="advice-3"), None]  # None: a frame that is no message.
+    limited = refusal('{"type": "odds", "version": 4, "id": "odds-9"}', admit=lambda m: False)
+    assert (limited.code, limited.id) == ("rate_limited", "odds-9")  # Its id, read first.
+
+
+def test_the_pages_own_questions_are_marked_automatic() -> None:
+    automatic = {t.__struct_config__.tag for t in get_args(protocol.ClientMessage) if t.automatic}
+    assert automatic == {"advice", "odds", "snapshot", "ping"}
 
 
 def test_it_reads_a_message_exactly_at_the_cap() -> None:

@@ -27,6 +27,7 @@ def test_collected_scripts_import_each_other_by_their_hashed_names(settings, tmp
             "dailyresult.js",
             "odds.js",
             "play.js",
+            "showodds.js",
             "socket.js",
             "state.js",
             "watchers.js",

@@ -247,6 +247,7 @@ NOT_YET_CONVERTED = [
     "alerts.js",
     "botpace.js",
     "caution.js",
+    "chancesgraph.js",
     "clock.js",
     "commands.js",
     "dailyresult.js",
@@ -266,8 +267,10 @@ NOT_YET_CONVERTED = [
     "push.js",
     "review.js",
     "room.js",
+    "showodds.js",
     "state.js",
     "sw.js",
+    "watchers.js",
 ]
 
 

@@ -161,6 +161,15 @@ class BotPaceSet(Event, tag="bot_pace", frozen=True):
     name: str
 
 
+class OddsShown(Event, tag="show_odds", frozen=True):
+    """The host chose whether the players see each seat's chance to win (watchers always do)."""
+
+    changes_play: ClassVar[bool] = False
+    show: bool
+    seat: int
+    name: str
+
+
 class RematchOpened(Event, tag="rematch", frozen=True):
     """A player of the finished game opened its rematch, the room ``code``."""
 
@@ -278,6 +287,7 @@ RoomEvent: TypeAlias = (
     | Started
     | CoachSwitched
     | BotPaceSet
+    | OddsShown
     | RematchOpened
     | Chat
     | WentAway
@@ -304,6 +314,7 @@ EVENT_TYPES: Final[tuple[type[AnyEvent], ...]] = (
     RematchOpened,
     CoachSwitched,
     BotPaceSet,
+    OddsShown,
     Chat,
     WentAway,
     CameBack,

@@ -181,6 +181,13 @@ def check_turn_seconds(value: object) -> int | None:
     return value
 
 
+def check_show_odds(show: object) -> bool:
+    """``show`` as whether the players see the odds, or ``invalid_show_odds``."""
+    if not isinstance(show, bool):
+        raise RoomError("say whether players see the odds: true or false", code="invalid_show_odds")
+    return show
+
+
 def check_bot_pace(pace: object) -> events.BotPace:
     """``pace`` as the bots' pace, one of :data:`BOT_PACES`, or ``invalid_bot_pace``."""
     if not isinstance(pace, str) or pace not in BOT_PACES:
@@ -274,10 +281,7 @@ class Room:
         """
         rules = get_rules(preset)  # Raises unknown_rules.
         pace = check_bot_pace(bot_pace)
-        if not isinstance(show_odds, bool):
-            raise RoomError(
-                "say whether players see the odds: true or false", code="invalid_show_odds"
-            )
+        show_odds = check_show_odds(show_odds)
         if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= MAX_PLAYERS:
             raise RoomError(f"a game has 1 to {MAX_PLAYERS} seats", code="invalid_seats")
         clock = check_turn_seconds(turn_seconds) if seats > 1 else None
@@ -492,17 +496,37 @@ class Room:
         """The host (``seat``) sets how long the bots take over their moves. Already so:
         nothing happens."""
         chosen = check_bot_pace(pace)
-        acted = self._host(seat, "change the bots' pace")
+        return self._set_option(
+            seat,
+            "change the bots' pace",
+            dataclasses.replace(self.options, bot_pace=chosen),
+            lambda name: events.BotPaceSet(pace=chosen, seat=seat, name=name),
+        )
+
+    def set_show_odds(self, seat: int, show: object) -> RoomProgress:
+        """The host (``seat``) chooses whether the players see each seat's chance to win, in
+        the lobby or in play (watchers always do). Already so: nothing happens."""
+        chosen = check_show_odds(show)
+        return self._set_option(
+            seat,
+            "change who sees the chances",
+            dataclasses.replace(self.options, show_odds=chosen),
+            lambda name: events.OddsShown(show=chosen, seat=seat, name=name),
+        )
+
+    def _set_option(
+        self, seat: int, doing: str, options: Options, told: Callable[[str], events.AnyEvent]
+    ) -> RoomProgress:
+        """The host (``seat``, ``doing`` it) sets the room's ``options``, told by ``told`` of
+        the host's name; refused once the game is over, and nothing when already so."""
+        acted = self._host(seat, doing)
         room = acted.room
         if room.status in (Status.FINISHED, Status.ABANDONED):
             raise IllegalMoveError("the game is over", code="game_over")
-        if room.options.bot_pace == chosen:
+        if room.options == options:
             return acted.or_nothing(self)
-        paced = dataclasses.replace(
-            room, options=dataclasses.replace(room.options, bot_pace=chosen)
-        )
-        name = room.seated[seat].name
-        return acted.then(_told(paced, events.BotPaceSet(pace=chosen, seat=seat, name=name)))
+        changed = dataclasses.replace(room, options=options)
+        return acted.then(_told(changed, told(room.seated[seat].name)))
 
     def chat(self, seat: int, text: str) -> RoomProgress:
         """``seat`` says ``text`` (checked and stripped by the server) to the table."""
@@ -594,6 +618,8 @@ class Room:
                 return self.set_coach(seat, on)
             case events.BotPaceSet(seat=seat, pace=pace):
                 return self.set_bot_pace(seat, pace)
+            case events.OddsShown(seat=seat, show=show):
+                return self.set_show_odds(seat, show)
             case events.RematchOpened(seat=seat, code=code):
                 return self.open_rematch(seat, code)
             case events.CameBack(seat=seat):

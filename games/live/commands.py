@@ -13,7 +13,7 @@ from django.conf import settings
 
 from games.engine import events, names, rules
 from games.engine.grid import Grid
-from games.engine.room import Room, RoomProgress, check_bot_pace
+from games.engine.room import Room, RoomProgress, check_bot_pace, check_show_odds
 from games.live import clock, dice, limits
 from games.live.pipeline import CommandError, Table, open_room, person, room_refusals, run, save
 from games.live.presence import connected_seat
@@ -359,6 +359,21 @@ def set_bot_pace(
         table.decide(lambda room: room.set_bot_pace(host.seat, chosen), acting=person(host))
 
     run(code, set_pace)
+
+
+def set_show_odds(
+    code: str, player_id: int | None, show: object, *, as_seat: int | None = None
+) -> None:
+    """The host chooses whether the players see each seat's chance to win (in the lobby, or
+    during the game; watchers always see them): the ``odds`` requests follow at once."""
+    with room_refusals():  # Before the game is read: a malformed message.
+        chosen = check_show_odds(show)
+
+    def choose(table: Table) -> None:
+        host = table.seat(player_id, as_seat)
+        table.decide(lambda room: room.set_show_odds(host.seat, chosen), acting=person(host))
+
+    run(code, choose)
 
 
 def add_bot(

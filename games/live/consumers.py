@@ -111,6 +111,27 @@ class RateLimit:
         return True
 
 
+class RateLimits:
+    """One socket's two buckets: what the person does, and what the page asks by itself.
+
+    The room's page asks questions on its own (:attr:`protocol.Message.automatic`: the
+    coach's advice after every roll, the chances after every move, a snapshot after a
+    gap, a ping every 15 s); they are counted in a bucket of their own, so that a
+    player's rolls and scores never wait behind them. Their bucket is as small as the
+    person's: the page asks far less (a question or two a move), and a client that
+    floods questions is refused as with anything else. A frame that is no message
+    counts against the person's bucket.
+    """
+
+    def __init__(self) -> None:
+        self.commands = RateLimit()
+        self.questions = RateLimit()
+
+    def allow(self, message: protocol.ClientMessage | None) -> bool:
+        automatic = message is not None and message.automatic
+        return (self.questions if automatic else self.commands).allow()
+
+
 class SharedAnswers:
     """Answers worked out once per key in this process, however many sockets ask.
 
@@ -168,7 +189,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     """One connection to a game room, as a seated player or as a watcher."""
 
     code: str
-    rate_limit: RateLimit
+    rate_limit: RateLimits
     player_id: int | None = None
     #: The id of this connection's row (:mod:`games.live.heartbeat`), once it has arrived.
     connection_id: int | None = None
@@ -275,7 +296,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         would only see a bare HTTP 403).
         """
         self.code = self.scope["url_route"]["kwargs"]["code"]
-        self.rate_limit = RateLimit()
+        self.rate_limit = RateLimits()
         self.odds_tasks = set()
         self.language = refusals.language_of(self.scope)
         await self.accept()
@@ -504,6 +525,9 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def do_bot_pace(self, message: protocol.BotPace) -> None:
         await self.call(services.set_bot_pace, message, message.pace)
 
+    async def do_show_odds(self, message: protocol.ShowOdds) -> None:
+        await self.call(services.set_show_odds, message, message.show)
+
     async def do_add_bot(self, message: protocol.AddBot) -> None:
         await self.call(services.add_bot, message, message.level)
 
@@ -581,6 +605,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         protocol.Rematch: do_rematch,
         protocol.Coach: do_coach,
         protocol.BotPace: do_bot_pace,
+        protocol.ShowOdds: do_show_odds,
         protocol.AddBot: do_add_bot,
         protocol.RemoveBot: do_remove_bot,
         protocol.Back: do_back,

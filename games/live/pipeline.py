@@ -412,6 +412,7 @@ def _update_row(table: Table, now: Any) -> None:
     if room.game is not None:
         game.record = codec.encode_game(room.game)
     game.coach, game.bot_pace = room.options.coach, room.options.bot_pace
+    game.show_odds = room.options.show_odds
     game.attendance = clock.Attendance.of(room.seated).to_json()
     if table.acted:
         game.acted_at = now

@@ -33,6 +33,7 @@ from games.live.commands import (
     score,
     set_bot_pace,
     set_coach,
+    set_show_odds,
     start_game,
     wake,
 )
@@ -92,6 +93,7 @@ __all__ = [
     "seat_of",
     "set_bot_pace",
     "set_coach",
+    "set_show_odds",
     "snapshot",
     "start_game",
     "table",

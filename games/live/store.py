@@ -52,6 +52,7 @@ SAVED_FIELDS: Final = (
     "finished_at",
     "coach",
     "bot_pace",
+    "show_odds",
     "deadline",
     "wake_at",
     "acted_at",

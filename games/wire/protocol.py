@@ -6,7 +6,7 @@ generated from it for outside clients (``python -m games.wire.protocol`` writes 
 ``--check`` says whether the committed ones are current).
 
 **From the client.** :func:`decode` is the one door: it takes a websocket frame
-and returns one of the twenty-three typed messages (:data:`ClientMessage`), or raises
+and returns one of the twenty-four typed messages (:data:`ClientMessage`), or raises
 :class:`ProtocolError` with a stable ``code``, a message for people and the
 request's ``id`` when it could be read. Whatever the frame holds (any JSON of any
 shape or depth within the 16 KiB cap, or no JSON at all) the answer is one of
@@ -65,7 +65,7 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias, Union, get_args
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, TypeAlias, Union, get_args
 
 import msgspec
 
@@ -107,6 +107,11 @@ class Message(msgspec.Struct, tag_field="type", frozen=True, kw_only=True):
     id: RequestId = None
     #: The seat the sender means to act for; it must be its own. Left out: its own seat.
     seat: int | None = None
+    #: A question the room's page asks by itself, not a person's doing: the coach's advice
+    #: after a roll, the chances after a move, a snapshot after a gap, the heartbeat's
+    #: ping. It changes nothing, and the consumer counts it apart from what the person
+    #: does, so that it never spends their rate limit (:class:`games.live.consumers.RateLimits`).
+    automatic: ClassVar[bool] = False
 
 
 class Join(Message, tag="join", frozen=True, kw_only=True):
@@ -192,6 +197,12 @@ class BotPace(Message, tag="bot_pace", frozen=True, kw_only=True):
     pace: str
 
 
+class ShowOdds(Message, tag="show_odds", frozen=True, kw_only=True):
+    """The host chooses whether the players see each seat's chance to win (watchers always do)."""
+
+    show: bool
+
+
 class AddBot(Message, tag="add_bot", frozen=True, kw_only=True):
     """The host seats a bot (``optimal``, ``casual`` or ``win``) in the next empty seat."""
 
@@ -223,10 +234,14 @@ class HandToBot(Message, tag="hand_to_bot", frozen=True, kw_only=True):
 class Advice(Message, tag="advice", frozen=True, kw_only=True):
     """The player on turn asks the coach about the dice on the table."""
 
+    automatic: ClassVar[bool] = True
+
 
 class Odds(Message, tag="odds", frozen=True, kw_only=True):
     """Each seat's chance to win as the play stood at ``version`` (the version you last saw):
     always for a watcher, for a player only in a room that shows them the odds."""
+
+    automatic: ClassVar[bool] = True
 
     version: int
 
@@ -234,9 +249,13 @@ class Odds(Message, tag="odds", frozen=True, kw_only=True):
 class SnapshotRequest(Message, tag="snapshot", frozen=True, kw_only=True):
     """Ask for a fresh snapshot."""
 
+    automatic: ClassVar[bool] = True
+
 
 class Ping(Message, tag="ping", frozen=True, kw_only=True):
     """Ask for a pong."""
+
+    automatic: ClassVar[bool] = True
 
 
 ClientMessage: TypeAlias = (
@@ -254,6 +273,7 @@ ClientMessage: TypeAlias = (
     | Rematch
     | Coach
     | BotPace
+    | ShowOdds
     | AddBot
     | RemoveBot
     | Back
@@ -265,7 +285,7 @@ ClientMessage: TypeAlias = (
     | Ping
 )
 
-#: The twenty-three types, in the order of ``docs/protocol.md``.
+#: The twenty-four types, in the order of ``docs/protocol.md``.
 CLIENT_TYPES: Final = tuple(str(t.__struct_config__.tag) for t in get_args(ClientMessage))
 
 #: The code and the explanation for a field of the wrong shape: today's codes, field by field.
@@ -277,6 +297,7 @@ FIELD_ERRORS: Final = {
     "token": ("invalid_token", "a token is the text a join or the API gave you"),
     "level": ("invalid_bot", "a bot's level is optimal, casual or win"),
     "pace": ("invalid_bot_pace", "the bots' pace is instant, quick or natural"),
+    "show": ("invalid_show_odds", "say whether the players see the odds: true or false"),
     "id": ("invalid_message", "id is a string, a number or null"),
     "seat": ("invalid_message", "seat is a whole number"),
     "version": ("invalid_message", "send the version of the game you last saw (a whole number)"),
@@ -300,16 +321,21 @@ _id_decoder: Final = msgspec.json.Decoder(RequestId)
 _type_decoder: Final = msgspec.json.Decoder(str)
 
 
-def decode(frame: str | bytes | None, *, admit: Callable[[], bool] | None = None) -> ClientMessage:
+def decode(
+    frame: str | bytes | None, *, admit: Callable[[ClientMessage | None], bool] | None = None
+) -> ClientMessage:
     """The client message in one websocket frame, or :class:`ProtocolError`.
 
     ``frame`` is a text frame's text; ``bytes`` (or ``None``) is a binary frame,
-    which is refused. ``admit`` is asked once the size is known to be fine and
-    before anything is read (the consumer's rate limit): when it says no, the
-    frame is refused as ``rate_limited``. The checks, in order: ``invalid_message``
-    (binary), ``too_large``, ``rate_limited``, ``invalid_json``, ``invalid_message``
-    (not an object, or nested too deeply to read), ``unknown_type``, then one code
-    per field (:data:`FIELD_ERRORS`).
+    which is refused. ``admit`` is the consumer's rate limit: once the size is known
+    to be fine, it is asked about the message read (so that it can count the page's
+    own questions apart, :attr:`Message.automatic`), or about ``None`` when the frame
+    is no message; when it says no, the frame is refused as ``rate_limited`` (with
+    the message's ``id``), whatever else is wrong with it. Reading first costs a
+    microsecond or two (the table above), within the 16 KiB cap. The checks, in
+    order: ``invalid_message`` (binary), ``too_large``, ``rate_limited``,
+    ``invalid_json``, ``invalid_message`` (not an object, or nested too deeply to
+    read), ``unknown_type``, then one code per field (:data:`FIELD_ERRORS`).
 
     >>> decode('{"type": "roll", "hold": [0, 1], "version": 7}')
     Roll(id=None, seat=None, version=7, hold=[0, 1])
@@ -327,22 +353,34 @@ def decode(frame: str | bytes | None, *, admit: Callable[[], bool] | None = None
         raise ProtocolError("invalid_json", "the message is not valid UTF-8 text") from None
     if len(data) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"messages are {MAX_MESSAGE_BYTES // 1024} KiB at most")
-    if admit is not None and not admit():
-        raise ProtocolError("rate_limited", "too many messages: slow down")
+    message: ClientMessage | None = None
+    refused: ProtocolError | None = None
     try:
-        return _client_decoder.decode(data)
-    except msgspec.ValidationError as error:
+        message = _client_decoder.decode(data)
+    except (msgspec.DecodeError, RecursionError) as error:  # ValidationError is a DecodeError.
+        refused = _refusal_of(error, data)
+    if admit is not None and not admit(message):
+        request_id = message.id if message is not None else None
+        raise ProtocolError("rate_limited", "too many messages: slow down", request_id)
+    if refused is not None:
+        raise refused
+    assert message is not None
+    return message
+
+
+def _refusal_of(error: Exception, data: bytes) -> ProtocolError:
+    """The refusal of a frame that is no client message (:func:`decode`'s checks)."""
+    if isinstance(error, msgspec.ValidationError):
         request_id, type_ = _envelope(data)
         code, message = _refusal(error, FIELD_ERRORS)
         if code == "unknown_type" and type_ is not None:
             message = f"unknown message type {type_!r}"
-        raise ProtocolError(code, message, request_id) from None
-    except msgspec.DecodeError:
-        raise ProtocolError("invalid_json", "the message is not valid JSON") from None
-    except RecursionError:
-        raise ProtocolError(
+        return ProtocolError(code, message, request_id)
+    if isinstance(error, RecursionError):
+        return ProtocolError(
             "invalid_message", "the message nests arrays or objects too deeply to read"
-        ) from None
+        )
+    return ProtocolError("invalid_json", "the message is not valid JSON")
 
 
 def _envelope(data: bytes) -> tuple[RequestId, str | None]:

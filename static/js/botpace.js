@@ -23,6 +23,13 @@ export function paceView(state) {
   return { shown, host, pace: state.game.bot_pace };
 }
 
+// Why `pace quick` typed now would do nothing, or null when it is sent.
+export function paceRefusal(state, pace) {
+  if (!state || !state.you || !state.you.host) return "Only the host chooses how the bots play.";
+  if (state.game.bot_pace === pace) return `The bots play ${PACES[pace].toLowerCase()} already.`;
+  return null;
+}
+
 export class BotPaceControl {
   constructor(send, { root = document } = {}) {
     this.send = send;
@@ -30,10 +37,22 @@ export class BotPaceControl {
     this.select = root.getElementById("bot-pace-select");
     this.note = root.getElementById("bot-pace-note");
     this.asked = new AskedSetting("bot_pace"); // As the host chose it, until the room says so.
-    this.select.addEventListener("change", () => {
-      const pace = this.select.value;
-      if (this.send("bot_pace", { pace })) this.asked.choose(pace);
-    });
+    this.select.addEventListener("change", () => this.choose(this.select.value));
+  }
+
+  choose(pace) {
+    const sent = this.send("bot_pace", { pace });
+    if (sent) this.asked.choose(pace);
+    return sent;
+  }
+
+  // The command line's `pace quick` (commands.js): null when it is another command; else
+  // an error to show, or whether it was sent and the event that answers it.
+  command(command, state) {
+    if (command.action !== "bot_pace") return null;
+    const why = paceRefusal(state, command.pace);
+    if (why) return { error: why };
+    return { sent: this.choose(command.pace), expect: "bot_pace" };
   }
 
   // After each message the room receives: draw the pace as the state has it now.

@@ -1,6 +1,7 @@
 // The table's command line, after the text games: `roll`, `roll 2 5`,
 // `hold 1 3`, `score fives`, `score full house`, `score! chance`, `yes`, `say ...`,
-// `back`, `leave`, `remove Ana`, `bot-seat 2`, `help`.
+// `back`, `leave`, `remove Ana`, `bot-seat 2`, `pace quick`, `chances on`,
+// `watchers on`, `help`.
 // Dice are numbered 1 to 5 from the left, as on the keyboard shortcuts; seats 1
 // up, as in the lobby's list.
 
@@ -19,6 +20,9 @@ export const HELP = [
   "remove Ana      host: take an away or offline player out of the game",
   "                (their score stands; a seat number works too: remove 2)",
   "bot-seat Ana    host: a bot plays that away or offline seat to the end",
+  "pace quick      host: how the bots play: natural, quick or instant",
+  "chances on      host: players see who is likely to win (chances off: not)",
+  "watchers on     read the watchers' chat here (watchers off: stop)",
   "help            this list",
   "Keys: 1-5 hold a die, R or Space roll (Enter presses a focused button),",
   "/ this command line.",
@@ -118,12 +122,45 @@ export function parse(line, categories) {
     case "hand":
     case "hand!":
       return seatCommand("hand_to_bot", verb, rest, "bot-seat 2 or bot-seat Ana");
+    case "pace":
+    case "bots":
+    case "bot-pace": {
+      const pace = PACE_WORDS[(rest[0] || "").toLowerCase()];
+      if (!pace || rest.length > 1) return { error: "The bots play natural, quick or instant: for example pace quick" };
+      return { action: "bot_pace", pace };
+    }
+    case "chances":
+    case "odds": {
+      const on = onOrOff(rest);
+      if (on === null) return { error: "Chances on or chances off? (Whether the players see who is likely to win.)" };
+      return { action: "show_odds", on };
+    }
+    case "watchers": {
+      const read = onOrOff(rest);
+      if (read === null) return { error: "Watchers on or watchers off? (Whether you read the watchers' chat.)" };
+      return { action: "read_watchers", read };
+    }
     case "help":
     case "?":
       return { action: "help" };
     default:
       return { error: `Unknown command "${verb}". Type help for the list.` };
   }
+}
+
+const PACE_WORDS = {
+  natural: "natural", naturally: "natural", normal: "natural", slow: "natural",
+  quick: "quick", quickly: "quick", fast: "quick",
+  instant: "instant", instantly: "instant",
+};
+
+// `on` or `off` (yes/no, show/hide too) as true or false; null for anything else.
+function onOrOff(rest) {
+  if (rest.length !== 1) return null;
+  const word = rest[0].toLowerCase();
+  if (["on", "yes", "show", "read"].includes(word)) return true;
+  if (["off", "no", "hide"].includes(word)) return false;
+  return null;
 }
 
 function seatCommand(action, verb, rest, example) {
@@ -183,6 +220,8 @@ export function confirmPrompt(action, name = "") {
   }
 }
 
+const PACE_ECHO = { natural: "at a natural pace", quick: "quickly", instant: "instantly" };
+
 // What the command line says once the server has done what a typed command asked:
 // the event that answered it, from this player's side. Null for other events.
 export function echo({ kind, data }, labels) {
@@ -200,6 +239,10 @@ export function echo({ kind, data }, labels) {
     }
     case "chat":
       return `Said to the table: ${data.text}`;
+    case "bot_pace":
+      return `The bots play ${PACE_ECHO[data.pace] || data.pace} now.`;
+    case "show_odds":
+      return data.show ? "The players see who is likely to win now." : "The players no longer see who is likely to win.";
     default:
       return null;
   }

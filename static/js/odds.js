@@ -1,6 +1,7 @@
 // Who is likely to win (issue 18): each seat's chance, as a bar and a percentage under
-// its name on the cards. Watchers always see it; players only in a room whose host
-// chose so when it opened (`game.show_odds`), so nobody is told they have lost.
+// its name on the cards. Watchers always see it; players only while the host chooses so
+// (`game.show_odds`, when the room opens or later: showodds.js), so nobody is told
+// they have lost.
 //
 // The server works the chances out (docs/protocol.md, `odds`); this tab asks after
 // every move it sees (a roll, a score, someone leaving, the end) with the version it
@@ -107,6 +108,12 @@ export class WinChances {
       const skipped = this.requests.asked !== null && state.version > this.requests.asked;
       this.requests.forget();
       this.askIfShown(state, skipped);
+    } else if (message.type === "event" && message.kind === "show_odds") {
+      // The host changed who sees them: ask again if this tab does now (an answer kept
+      // from before they were hidden is old news).
+      this.refused = false;
+      this.requests.shown = null;
+      this.askIfShown(state, false);
     } else if (message.type === "event" && MOVES.has(message.kind)) {
       this.askIfShown(state, TURN_ENDS.has(message.kind));
     } else if (message.type === "odds") {

@@ -10,6 +10,8 @@
 // moment) with its turning points. A page opened at a moment (?at=) starts at the
 // replay, not at the top of the page.
 
+import { keyboardGraph, markGraph, valueText } from "./chancesgraph.js";
+
 const config = JSON.parse(document.getElementById("review-config").textContent);
 const moments = config.moments;
 const $ = (id) => document.getElementById(id);
@@ -101,9 +103,14 @@ function markChances(index) {
   cursor.setAttribute("x1", String(x));
   cursor.setAttribute("x2", String(x));
   cursor.setAttribute("visibility", "visible");
+  let turn = null;
   for (const mark of chancesChart.querySelectorAll(".chart__turn")) {
-    mark.classList.toggle("chart__turn--current", Number(mark.dataset.index) === index);
+    const here = Number(mark.dataset.index) === index;
+    mark.classList.toggle("chart__turn--current", here);
+    if (here) turn = Number(mark.dataset.number);
   }
+  const { seq } = moments[index];
+  markGraph(chancesChart, index, valueText({ seq, lastSeq, names: config.names, chances: at, turn, percent }));
 }
 
 function percent(win) {
@@ -259,6 +266,11 @@ if (chancesChart) {
     show(mark ? Number(mark.dataset.index) : chancesIndex(event.clientX, event.clientY));
     goToReplay();
   });
+}
+
+// And by keyboard: the graph is a slider over the moments (chancesgraph.js).
+if (chancesChart) {
+  keyboardGraph(chancesChart, { count: moments.length, show, current: () => current, goToReplay });
 }
 
 document.addEventListener("keydown", (event) => {

@@ -6,12 +6,13 @@
 import { TurnAlerts } from "./alerts.js";
 import { spokenLeft, msLeft } from "./clock.js";
 import { RoomSocket } from "./socket.js";
-import { applyEvent, applyPresence, isMyTurn, isPlaying } from "./state.js";
+import { applyEvent, applyPresence, eventEndsWait, isMyTurn, isPlaying, snapshotEndsWait } from "./state.js";
 import { BotPaceControl } from "./botpace.js";
 import { Play } from "./play.js";
 import { WatchersChat } from "./watchers.js";
 import { WinChances } from "./odds.js";
 import { DailyResult } from "./dailyresult.js";
+import { OddsChoice } from "./showodds.js";
 import { CardsPanel } from "./panels/cards.js";
 import { CoachPanel } from "./panels/coach.js";
 import { ConfirmDialog } from "./panels/confirm.js";
@@ -34,13 +35,13 @@ const PENDING_RESYNC_MS = 5000;
 const RATE_LIMIT_PAUSE_MS = 1000;
 const CLOCK_TICK_MS = 250;
 // The events that answer a command waiting (`pending`) for its answer.
-const ANSWERS = new Set(["rolled", "scored", "started", "roll_off", "finished", "left", "abandoned"]);
 
 let state = null; // The last snapshot, with the events after it applied.
 let pending = null; // The command sent and not yet answered: "roll", "score", "start" or "rematch".
 let resyncing = false; // A snapshot asked for and not yet come (a new socket sends one).
 let requestId = 0; // Ids are "<type>-<n>": an error names the command it refuses.
 let pendingTimer = 0;
+let pendingSent = null; // Where the pending command went from: { version, connection } (state.js).
 let wasMyTurn = null; // To tell the moment this player's turn begins (null: nothing drawn yet).
 
 // What every panel is given: the room's state and what may be asked of the server.
@@ -56,6 +57,8 @@ const room = {
   sendPlay,
   sendRematch,
   say: (text, kind) => commandLine.say(text, kind),
+  // A typed command one of the parts knows (the bots' pace, the chances, the watchers' chat).
+  partCommand: (command) => parts.map((part) => part.command && part.command(command, state)).find(Boolean),
   ask: (words, then) => dialog.ask(words, then),
   clock: () => turn.shownClock(),
   changed,
@@ -81,6 +84,7 @@ const parts = [
   new WatchersChat(send),
   new BotPaceControl(send),
   winChances,
+  new OddsChoice(send),
   ...(config.daily ? [new DailyResult(config.code)] : []),
 ];
 
@@ -126,6 +130,7 @@ function sendRematch() {
 // while, ask for the whole room again.
 function waitFor(type) {
   pending = type;
+  pendingSent = { version: state.version, connection: socket.connection };
   clearTimeout(pendingTimer);
   pendingTimer = setTimeout(() => { if (pending === type) resync(); }, PENDING_RESYNC_MS);
 }
@@ -142,7 +147,7 @@ function receive(message) {
       state = message;
       turn.setClock(message.clock, receivedAt);
       resyncing = false;
-      pending = null;
+      if (snapshotEndsWait(pendingSent, message, socket.connection)) pending = null;
       play.holdAnswered(true);
       drawAll();
       coach.ask();
@@ -182,7 +187,7 @@ function onEvent(message, receivedAt) {
   const wasPlaying = isPlaying(state);
   applyEvent(state, message, room.categories);
   if ("clock" in message) turn.setClock(message.clock, receivedAt);
-  if (ANSWERS.has(message.kind)) pending = null;
+  if (eventEndsWait(message)) pending = null;
   if (aboutMe) tellMe(message, wasPlaying);
   if (aboutMe) commandLine.echo(message);
   dispatch(message);

@@ -21,6 +21,9 @@ export class RoomSocket {
     this.ws = null;
     this.timer = null;
     this.lastHeard = 0;
+    // How many connections have opened so far: the number of the one open now. A command
+    // sent on one connection is answered on it, or not at all (state.js snapshotEndsWait).
+    this.connection = 0;
     setInterval(() => this.heartbeat(), PING_EVERY_MS);
     // Coming back online or to the tab is a good moment to try at once.
     addEventListener("online", () => this.retryNow());
@@ -36,6 +39,7 @@ export class RoomSocket {
     const ws = new WebSocket(this.url);
     this.ws = ws;
     ws.addEventListener("open", () => {
+      this.connection += 1;
       this.attempts = 0;
       this.lastHeard = Date.now();
       this.onStatus({ state: "open" });

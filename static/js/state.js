@@ -99,6 +99,9 @@ export function applyEvent(state, message, categories) {
     case "bot_pace":
       game.bot_pace = data.pace;
       break;
+    case "show_odds":
+      game.show_odds = data.show;
+      break;
     case "created":
     case "chat":
       break; // Nothing to redraw but the feed.
@@ -110,6 +113,26 @@ export function applyEvent(state, message, categories) {
   state.version = message.version;
   state.recent.push(message);
   if (state.recent.length > RECENT_KEPT) state.recent.shift();
+}
+
+// A play command (roll, score, start, rematch) waits for its answer: the event it
+// causes, or an error. `sent` is where it was sent from: { version, connection }, the
+// room's version it was sent at and the socket's connection number (socket.js).
+// These events answer it (or overtake it: the turn moved on, the game ended).
+const ANSWERS = new Set(["rolled", "scored", "started", "roll_off", "finished", "left", "abandoned"]);
+
+export function eventEndsWait(message) {
+  return ANSWERS.has(message.kind);
+}
+
+// Whether a snapshot ends the wait. One newer than the command has its event in it (or
+// the move it came too late for: the server refuses it as stale). One that came on a
+// later connection ends it too: the command went with the old socket, unanswered. But
+// a snapshot asked for before the command was sent (after a gap, or a seat taken) and
+// no newer than it knows nothing of it: the answer is still on its way.
+export function snapshotEndsWait(sent, snapshot, connection) {
+  if (!sent) return true;
+  return snapshot.version > sent.version || connection !== sent.connection;
 }
 
 // In the lobby a seat that is left is freed, and everyone after it moves up one.
@@ -238,6 +261,10 @@ export function describe(message, players, labels, { daily = false } = {}) {
       return [`${data.name} turned the coach ${data.on ? "on" : "off"}.`];
     case "bot_pace":
       return [`${data.name} set the bots to play ${BOT_PACE_WORDS[data.pace] || data.pace}.`];
+    case "show_odds":
+      return [data.show
+        ? `${data.name} let the players see who is likely to win.`
+        : `${data.name} hid who is likely to win from the players (watchers still see it).`];
     default:
       return [];
   }

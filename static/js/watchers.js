@@ -30,6 +30,14 @@ export function requestsAfter(watching, stored) {
   return stored.read && !watching.read ? [["read_watchers", { read: true }]] : [];
 }
 
+// Why `watchers on` (`read` true) or `watchers off` typed now would do nothing, or null.
+export function readRefusal(watching, read) {
+  if (!watching) return "Not connected yet: try again in a moment.";
+  if (watching.name !== null) return "Watchers always read the watchers' chat.";
+  if (watching.read === read) return read ? "You read the watchers' chat already." : "You do not read the watchers' chat already.";
+  return null;
+}
+
 // "21:03", the local time a line was said.
 export function timeOf(at) {
   const when = new Date(at);
@@ -63,11 +71,23 @@ export class WatchersChat {
       const name = this.nameInput.value.trim();
       if (name && name !== this.watching.name) this.send("watcher_name", { name });
     });
-    this.toggle.addEventListener("change", () => {
-      const read = this.toggle.checked;
-      this.storage.setItem(READ_KEY, String(read));
-      this.send("read_watchers", { read });
-    });
+    this.toggle.addEventListener("change", () => this.read(this.toggle.checked));
+  }
+
+  read(read) {
+    this.storage.setItem(READ_KEY, String(read));
+    return this.send("read_watchers", { read });
+  }
+
+  // The command line's `watchers on|off` (commands.js): null when it is another command;
+  // else an error to show, or whether it was sent and what to say (the answer is a
+  // `watching` message, which redraws the panel).
+  command(command) {
+    if (command.action !== "read_watchers") return null;
+    const why = readRefusal(this.watching, command.read);
+    if (why) return { error: why };
+    const text = command.read ? "You read the watchers' chat now (its panel, under the feed)." : "You no longer read the watchers' chat.";
+    return { sent: this.read(command.read), text };
   }
 
   // Every message the room receives passes here; only the watchers' chat's concern it.

@@ -206,6 +206,37 @@ describe("parse: say and chat", () => {
   });
 });
 
+describe("parse: the bots' pace, the chances and the watchers' chat", () => {
+  test("pace names one of the three paces, in a few words", () => {
+    assert.deepEqual(read("pace quick"), { action: "bot_pace", pace: "quick" });
+    assert.deepEqual(read("bots Instantly"), { action: "bot_pace", pace: "instant" });
+    assert.deepEqual(read("pace natural"), { action: "bot_pace", pace: "natural" });
+    assert.deepEqual(read("bot-pace fast"), { action: "bot_pace", pace: "quick" });
+  });
+
+  test("a pace that is none of them, or none at all, says which there are", () => {
+    const error = "The bots play natural, quick or instant: for example pace quick";
+    for (const line of ["pace", "pace slowly please", "pace 3", "bots warp"]) {
+      assert.deepEqual(read(line), { error }, line);
+    }
+  });
+
+  test("chances on and off: whether the players see who is likely to win", () => {
+    assert.deepEqual(read("chances on"), { action: "show_odds", on: true });
+    assert.deepEqual(read("Chances OFF"), { action: "show_odds", on: false });
+    assert.deepEqual(read("odds show"), { action: "show_odds", on: true });
+    assert.match(read("chances").error, /^Chances on or chances off\?/);
+    assert.match(read("chances maybe").error, /^Chances on or chances off\?/);
+  });
+
+  test("watchers on and off: whether this player reads the watchers' chat", () => {
+    assert.deepEqual(read("watchers on"), { action: "read_watchers", read: true });
+    assert.deepEqual(read("watchers read"), { action: "read_watchers", read: true });
+    assert.deepEqual(read("watchers off"), { action: "read_watchers", read: false });
+    assert.match(read("watchers").error, /^Watchers on or watchers off\?/);
+  });
+});
+
 describe("parse: help and unknown commands", () => {
   test("help and ? show the list", () => {
     for (const line of ["help", "?", "HELP", " help me "]) {
@@ -303,7 +334,8 @@ describe("HELP", () => {
     const examples = [
       "roll", "roll 2 5", "hold 1 3", "hold", "score fives", "score full house", "score 3 of a kind",
       "score chance", "score sm straight", "say good luck", "back", "leave", "leave!", "remove Ana",
-      "remove 2", "bot-seat Ana", "help", "yes", "score! yahtzee",
+      "remove 2", "bot-seat Ana", "help", "yes", "score! yahtzee", "pace quick", "chances on",
+      "watchers on",
     ];
     for (const line of examples) {
       assert.ok(HELP.includes(line), `HELP shows ${line}`);
@@ -322,6 +354,13 @@ describe("echo: what a typed command did, once the server has done it", () => {
     assert.equal(echo(rolled([4, 4, 1, 2, 6], 2), LABELS), "Rolled 4 4 1 2 6: 2 rolls left.");
     assert.equal(echo(rolled([4, 4, 4, 2, 6], 1), LABELS), "Rolled 4 4 4 2 6: 1 roll left.");
     assert.equal(echo(rolled([4, 4, 4, 4, 6], 0), LABELS), "Rolled 4 4 4 4 6: no rolls left: pick a box.");
+  });
+
+  test("the host's settings: the bots' pace, and whether the players see the chances", () => {
+    assert.equal(echo({ kind: "bot_pace", data: { pace: "quick", seat: 0, name: "Ann" } }, LABELS), "The bots play quickly now.");
+    assert.equal(echo({ kind: "bot_pace", data: { pace: "natural", seat: 0, name: "Ann" } }, LABELS), "The bots play at a natural pace now.");
+    assert.equal(echo({ kind: "show_odds", data: { show: true, seat: 0, name: "Ann" } }, LABELS), "The players see who is likely to win now.");
+    assert.equal(echo({ kind: "show_odds", data: { show: false, seat: 0, name: "Ann" } }, LABELS), "The players no longer see who is likely to win.");
   });
 
   test("a hold names the dice as typed, 1 to 5", () => {

@@ -158,6 +158,38 @@ group("WinChances: what a tab asks and when", () => {
     assert.deepEqual(sent.at(-1), ["odds", { version: 21 }]);
   });
 
+  test("the host shows them during the game: a player asks at once; hidden again, no more", () => {
+    const { chances, sent } = part();
+    const state = showing(playing(["Ana", "Bob"], { you: 1, version: 20 }), false);
+    chances.receive(state, state);
+    assert.deepEqual(sent, []);
+    const shown = event(21, "show_odds", { show: true, seat: 0, name: "Ana" });
+    applyEvent(state, shown, CATEGORIES);
+    chances.receive(shown, state);
+    assert.deepEqual(sent, [["odds", { version: 21 }]]);
+    assert.notEqual(chances.headRow(state, state.players, () => ({ append() {}, querySelectorAll: () => [] })), null);
+    const hidden = event(22, "show_odds", { show: false, seat: 0, name: "Ana" });
+    applyEvent(state, hidden, CATEGORIES);
+    chances.receive(hidden, state);
+    applyEvent(state, event(23, "rolled", { seat: 0, dice: [6, 6, 6, 6, 6], held: [], rolls_left: 2, options: {} }), CATEGORIES);
+    chances.receive(event(23, "rolled", { seat: 0, dice: [6, 6, 6, 6, 6], held: [] }), state);
+    assert.deepEqual(sent, [["odds", { version: 21 }]]);
+    assert.equal(chances.headRow(state, state.players, () => ({})), null);
+  });
+
+  test("shown again after a refusal, a player asks again and shows no old answer meanwhile", () => {
+    const { chances, sent } = part();
+    const state = showing(playing(["Ana", "Bob"], { you: 1, version: 20 }), true);
+    chances.receive(state, state);
+    chances.receive(reply(20, [0.5, 0.5]), state);
+    chances.receive({ type: "error", code: "odds_hidden", message: "no", id: "odds-2" }, state);
+    const shown = event(21, "show_odds", { show: true, seat: 0, name: "Ana" });
+    applyEvent(state, shown, CATEGORIES);
+    chances.receive(shown, state);
+    assert.deepEqual(sent.at(-1), ["odds", { version: 21 }]);
+    assert.equal(chances.requests.shown, null);
+  });
+
   test("a player who leaves the game watches, and sees the chances", () => {
     const { chances, sent } = part();
     const state = showing(playing(["Ana", "Bob", "Cy"], { you: 2, version: 20 }), false);

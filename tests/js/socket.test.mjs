@@ -205,6 +205,21 @@ describe("RoomSocket: reconnecting", () => {
     assert.deepEqual(room.statuses.at(-1), { state: "open" });
   });
 
+  test("each connection that opens has the next number: a command is answered on its own", (t) => {
+    const room = openRoom(t);
+    assert.equal(room.socket.connection, 0);
+    room.socket.connect();
+    assert.equal(room.socket.connection, 0); // Not open yet.
+    room.latest().serverOpens();
+    assert.equal(room.socket.connection, 1);
+    room.latest().closes(1006);
+    room.clock.advance(500);
+    room.latest().closes(1006); // A failed attempt opens nothing.
+    room.clock.advance(1000);
+    room.latest().serverOpens();
+    assert.equal(room.socket.connection, 2);
+  });
+
   test("a connection that opens starts the count again", (t) => {
     const room = openRoom(t);
     room.socket.connect();

@@ -3,7 +3,7 @@
 import { describe as group, test } from "node:test";
 import assert from "node:assert/strict";
 
-import { applyEvent, applyPresence, describe, freshTurn } from "../../static/js/state.js";
+import { applyEvent, applyPresence, describe, eventEndsWait, freshTurn, snapshotEndsWait } from "../../static/js/state.js";
 import { CATEGORIES, LABELS, card, event, freshTurnOf, lobby, playing } from "./messages.mjs";
 
 const apply = (state, message) => applyEvent(state, message, CATEGORIES);
@@ -602,5 +602,68 @@ group("describe", () => {
       say("rolled", { seat: 2, dice: [1, 1, 1, 1, 1], held: [], rolls_left: 2, options: {} }),
       ["Seat 3 rolled 1 1 1 1 1."],
     );
+  });
+});
+
+// A command in flight, as room.js keeps it: its type, and where it was sent from.
+group("a command in flight, and the snapshots and events that reach the page meanwhile", () => {
+  const ROLL = { seat: 0, dice: [2, 3, 3, 5, 6], held: [], rolls_left: 2, options: { threes: 6 } };
+
+  // Ann's page at version 20 sends a roll on its first connection.
+  function rollSent() {
+    const page = { state: playing(["Ann", "Bob"], { you: 0, version: 20 }), pending: null, sent: null };
+    page.pending = "roll";
+    page.sent = { version: page.state.version, connection: 1 };
+    return page;
+  }
+  // What room.js does with each message.
+  function snapshotArrives(page, snapshot, connection = 1) {
+    page.state = snapshot;
+    if (snapshotEndsWait(page.sent, snapshot, connection)) page.pending = null;
+  }
+  function eventArrives(page, message) {
+    applyEvent(page.state, message, CATEGORIES);
+    if (eventEndsWait(message)) page.pending = null;
+  }
+
+  test("a snapshot asked for before the roll, at its version, leaves it waiting; its answer ends the wait", () => {
+    const page = rollSent();
+    snapshotArrives(page, playing(["Ann", "Bob"], { you: 0, version: 20 }));
+    assert.equal(page.pending, "roll"); // The roll is still on its way: Roll stays pressed.
+    eventArrives(page, event(21, "rolled", ROLL));
+    assert.equal(page.pending, null);
+    assert.equal(page.state.version, 21);
+    assert.deepEqual(page.state.turn.dice, [2, 3, 3, 5, 6]);
+  });
+
+  test("a snapshot older still (version 19) leaves it waiting too", () => {
+    const page = rollSent();
+    snapshotArrives(page, playing(["Ann", "Bob"], { you: 0, version: 19 }));
+    assert.equal(page.pending, "roll");
+  });
+
+  test("a snapshot newer than the roll ends the wait: the roll is in it, or came too late for it", () => {
+    const page = rollSent();
+    snapshotArrives(page, playing(["Ann", "Bob"], { you: 0, version: 21, turn: { ...ROLL } }));
+    assert.equal(page.pending, null);
+  });
+
+  test("a new connection's snapshot ends the wait: the roll went with the old socket", () => {
+    const page = rollSent();
+    snapshotArrives(page, playing(["Ann", "Bob"], { you: 0, version: 20 }), 2);
+    assert.equal(page.pending, null);
+  });
+
+  test("nothing sent yet: any snapshot is the room as it is", () => {
+    assert.equal(snapshotEndsWait(null, { version: 3 }, 1), true);
+  });
+
+  test("the events that answer a play command, and those that do not", () => {
+    for (const kind of ["rolled", "scored", "started", "roll_off", "finished", "left", "abandoned"]) {
+      assert.equal(eventEndsWait({ kind }), true, kind);
+    }
+    for (const kind of ["held", "chat", "coach", "bot_pace", "joined", "away", "back"]) {
+      assert.equal(eventEndsWait({ kind }), false, kind);
+    }
   });
 });

@@ -4,10 +4,10 @@
 import { describe as group, test } from "node:test";
 import assert from "node:assert/strict";
 
-import { PACES, paceView } from "../../static/js/botpace.js";
+import { BotPaceControl, PACES, paceRefusal, paceView } from "../../static/js/botpace.js";
 import { AskedSetting } from "../../static/js/setting.js";
 import { applyEvent, describe } from "../../static/js/state.js";
-import { panelView, requestsAfter, timeOf } from "../../static/js/watchers.js";
+import { WatchersChat, panelView, readRefusal, requestsAfter, timeOf } from "../../static/js/watchers.js";
 import { CATEGORIES, LABELS, event, lobby, playing } from "./messages.mjs";
 
 const watching = (name, read, id = null) => ({ type: "watching", name, read, id });
@@ -124,5 +124,54 @@ group("AskedSetting: a control shows the host's choice until the room agrees", (
     coach.choose(true);
     coach.hear({ type: "snapshot" });
     assert.equal(coach.shown(false), false);
+  });
+});
+
+// Elements with what the parts use of them: listeners kept, nothing drawn.
+function fakeElements() {
+  const element = () => ({ hidden: false, value: "", checked: false, children: [], addEventListener() {} });
+  const made = {};
+  return { getElementById: (id) => (made[id] ||= element()) };
+}
+
+group("the command line's own commands: pace and watchers", () => {
+  test("paceRefusal: only the host, and not to the pace the bots have", () => {
+    assert.match(paceRefusal(playing(["Ann", "Bob"], { you: 1 }), "quick"), /^Only the host/);
+    assert.match(paceRefusal(playing(["Ann", "Bob"]), "quick"), /^Only the host/);
+    assert.equal(paceRefusal(playing(["Ann", "Bob"], { you: 0 }), "natural"), "The bots play naturally already.");
+    assert.equal(paceRefusal(playing(["Ann", "Bob"], { you: 0 }), "instant"), null);
+  });
+
+  test("`pace instant` from the host is sent and answered by its event; from another, refused", () => {
+    const sent = [];
+    const control = new BotPaceControl((type, fields) => { sent.push([type, fields]); return true; }, { root: fakeElements() });
+    assert.equal(control.command({ action: "read_watchers", read: true }, playing(["Ann"], { you: 0 })), null);
+    const host = playing(["Ann", "Bob"], { you: 0 });
+    assert.deepEqual(control.command({ action: "bot_pace", pace: "instant" }, host), { sent: true, expect: "bot_pace" });
+    assert.deepEqual(sent, [["bot_pace", { pace: "instant" }]]);
+    assert.match(control.command({ action: "bot_pace", pace: "quick" }, playing(["Ann", "Bob"], { you: 1 })).error, /^Only the host/);
+    assert.equal(sent.length, 1);
+  });
+
+  test("readRefusal: a player switches reading; a watcher always reads", () => {
+    assert.equal(readRefusal(watching(null, false), true), null);
+    assert.equal(readRefusal(watching(null, true), false), null);
+    assert.equal(readRefusal(watching(null, true), true), "You read the watchers' chat already.");
+    assert.equal(readRefusal(watching("Watcher 1", true), false), "Watchers always read the watchers' chat.");
+    assert.match(readRefusal(null, true), /^Not connected yet/);
+  });
+
+  test("`watchers on` sends what the switch sends, and is kept for the next visit", () => {
+    const sent = [];
+    const stored = {};
+    const storage = { getItem: (key) => stored[key] ?? null, setItem: (key, value) => { stored[key] = value; } };
+    const chat = new WatchersChat((type, fields) => { sent.push([type, fields]); return true; }, { root: fakeElements(), storage });
+    chat.watching = watching(null, false);
+    const answer = chat.command({ action: "read_watchers", read: true });
+    assert.equal(answer.sent, true);
+    assert.match(answer.text, /^You read the watchers' chat now/);
+    assert.deepEqual(sent, [["read_watchers", { read: true }]]);
+    assert.equal(stored["yahtzee.readWatchers"], "true");
+    assert.equal(chat.command({ action: "bot_pace", pace: "quick" }), null);
   });
 });

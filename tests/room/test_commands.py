@@ -19,6 +19,7 @@ from games.engine.events import (
     Handed,
     Joined,
     Left,
+    OddsShown,
     RematchOpened,
     Rolled,
     Started,
@@ -307,6 +308,18 @@ def test_the_host_switches_the_coach_and_the_bots_pace_and_a_repeat_changes_noth
     assert told == (BotPaceSet(pace="instant", seat=0, name="ana"),)
     assert room.options == Options(coach=True, bot_pace="instant")
     assert room.set_bot_pace(0, "instant") == (room, (), ())
+    room, told, _ = room.set_show_odds(0, True)
+    assert told == (OddsShown(show=True, seat=0, name="ana"),)
+    assert room.options == Options(coach=True, bot_pace="instant", show_odds=True)
+    assert room.set_show_odds(0, True) == (room, (), ())
+
+
+def test_the_host_shows_and_hides_the_chances_during_the_game() -> None:
+    room = started("ana", "ben")
+    room, told, _ = room.set_show_odds(0, True)
+    assert (told, room.options.show_odds) == ((OddsShown(show=True, seat=0, name="ana"),), True)
+    room, told, _ = room.set_show_odds(0, False)
+    assert (told, room.options.show_odds) == ((OddsShown(show=False, seat=0, name="ana"),), False)
 
 
 def test_option_refusals() -> None:
@@ -315,6 +328,9 @@ def test_option_refusals() -> None:
     refused(room, lambda r: r.set_coach(1, True), "not_host")
     refused(room, lambda r: r.set_bot_pace(0, "slow"), "invalid_bot_pace")
     refused(room, lambda r: r.set_bot_pace(1, "quick"), "not_host")
+    refused(room, lambda r: r.set_show_odds(0, "yes"), "invalid_show_odds")
+    refused(room, lambda r: r.set_show_odds(1, True), "not_host")
+    refused(started("ana", "ben"), lambda r: r.set_show_odds(1, True), "not_host")
     over = started("ana").leave(0).room
     refused(over, lambda r: r.set_coach(0, True), "not_a_player")
     finished = started("ana", "ben").leave(1).room
@@ -322,6 +338,7 @@ def test_option_refusals() -> None:
         finished = finished.roll(0, SIXES).room.score(0, box).room
     refused(finished, lambda r: r.set_coach(0, True), "game_over")
     refused(finished, lambda r: r.set_bot_pace(0, "quick"), "game_over")
+    refused(finished, lambda r: r.set_show_odds(0, True), "game_over")
 
 
 def test_a_player_chats() -> None:

@@ -110,6 +110,7 @@ ANY_TIME: list[Command] = [
     lambda rng, room: room.chat(_seat(rng, room), "hello"),
     lambda rng, room: room.set_coach(_host(rng, room), rng.random() < 0.5),
     lambda rng, room: room.set_bot_pace(_host(rng, room), rng.choice(BOT_PACES)),
+    lambda rng, room: room.set_show_odds(_host(rng, room), rng.random() < 0.5),
 ]
 
 

@@ -85,8 +85,8 @@ def test_a_whole_game_is_a_small_document() -> None:
 def test_every_kind_of_event_is_saved_under_its_kind() -> None:
     assert {cls.kind for cls in events.EVENT_TYPES} == {
         "created", "joined", "unseated", "started", "roll_off", "rolled", "held", "scored",
-        "left", "finished", "rematch", "coach", "bot_pace", "chat", "away", "back", "handed",
-        "abandoned",
+        "left", "finished", "rematch", "coach", "bot_pace", "show_odds", "chat", "away", "back",
+        "handed", "abandoned",
     }  # fmt: skip
     assert codec.decode_event("left", {"seat": 0, "next": None}) == events.Left(0, None)
     assert codec.encode_event(events.Unseated(0, "a", 1)) == (

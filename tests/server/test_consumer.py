@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import time
 from types import SimpleNamespace
 from typing import Any
 
@@ -573,31 +574,78 @@ async def test_two_sockets_of_one_player_scoring_at_once_score_once(fixed_dice) 
         await client.close()
 
 
-async def test_a_flood_of_messages_is_rate_limited(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    # The bucket's clock stands still during the flood and then moves on when the test
-    # says so: the counts are exact, however fast or slow the machine sends.
-    now = [1000.0]
+def frozen_rate_clock(monkeypatch) -> list[float]:  # type: ignore[no-untyped-def]
+    """The buckets' clock stands still from now (past every bucket's last reading, so all
+    are full) and moves on when the test says so: the counts are exact, however fast or
+    slow the machine sends."""
+    now = [time.monotonic() + 1000.0]
     monkeypatch.setattr(consumers, "time", SimpleNamespace(monotonic=lambda: now[0]))
-    code = await new_game()
-    watcher = await Client(code).connect()
-    for n in range(60):
-        await watcher.send(type="ping", id=n)
+    return now
+
+
+async def replies_to(client: Client, count: int) -> list[dict[str, Any]]:
+    """The next ``count`` messages to ``client``, but who is here (sent on a timer of its own)."""
     replies: list[dict[str, Any]] = []
-    while len(replies) < 60:
-        reply = await watcher.receive()
+    while len(replies) < count:
+        reply = await client.receive()
         if reply["type"] != "presence":
             replies.append(reply)
+    return replies
+
+
+async def test_a_flood_of_messages_is_rate_limited(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    code = await new_game()
+    watcher = await Client(code).connect()
+    now = frozen_rate_clock(monkeypatch)
+    for n in range(60):
+        await watcher.send(type="ping", id=n)
+    replies = await replies_to(watcher, 60)
     pongs = [r for r in replies if r["type"] == "pong"]
     limited = [r for r in replies if r.get("code") == "rate_limited"]
     assert [r["id"] for r in pongs] == list(range(30))  # A burst a person could send goes
-    assert len(limited) == 30  # through, a script's flood does not,
-    assert len(pongs) + len(limited) == 60
+    assert [r["id"] for r in limited] == list(range(30, 60))  # through, a script's flood does not,
     now[0] += 0.15  # and the connection recovers, at ten messages a second.
     await watcher.send(type="ping", id="later")
     assert (await watcher.expect("pong"))["id"] == "later"
     await watcher.send(type="ping", id="too soon")
     assert (await watcher.expect("error"))["code"] == "rate_limited"
+    # The person's own bucket is as small: 60 commands (refused here for their missing
+    # version), then the same. A frame that is no message counts there too.
+    for n in range(59):
+        await watcher.send(type="roll", id=f"roll-{n}")
+    await watcher.communicator.send_to(text_data="not json")
+    replies = await replies_to(watcher, 60)
+    assert [r["code"] for r in replies] == ["invalid_message"] * 30 + ["rate_limited"] * 30
     await watcher.close()
+
+
+async def test_the_pages_own_questions_do_not_spend_the_players_rate_limit(  # type: ignore[no-untyped-def]
+    fixed_dice, monkeypatch
+) -> None:
+    # The page asks by itself: the coach's advice after each roll, the chances after each
+    # move, a snapshot after a gap, a ping every 15 s. Here 40 of them at once, more than
+    # their bucket holds, and then Alice rolls and scores: her moves go through.
+    code, alice, bob, watcher = await started_table(fixed_dice)
+    frozen_rate_clock(monkeypatch)
+    for n in range(20):
+        await alice.send(type="snapshot", id=f"snapshot-{n}")
+        await alice.send(type="ping", id=f"ping-{n}")
+    fixed_dice.load(2, 3, 3, 5, 6)
+    await alice.send(type="roll", id="roll-1", version=await stored_version(code))
+    replies = await replies_to(alice, 41)
+    assert replies[-1]["kind"] == "rolled"
+    assert [r["type"] for r in replies[:30]] == ["snapshot", "pong"] * 15  # The questions' burst,
+    refused = [(r["code"], r["id"]) for r in replies[30:40]]  # then each refused, by its id:
+    asked = [f"{kind}-{n}" for n in range(15, 20) for kind in ("snapshot", "ping")]
+    assert refused == [("rate_limited", request_id) for request_id in asked]
+    await alice.send(type="score", id="score-1", category="chance", version=alice.version)
+    assert (await alice.expect("scored"))["data"]["points"] == 19
+    assert len(alice.errors) == 10  # The refused questions, and nothing else.
+    # The exemption floods nothing: the questions stay refused while the clock stands still.
+    await alice.send(type="snapshot", id="snapshot-more")
+    assert (await alice.expect_error("rate_limited"))["id"] == "snapshot-more"
+    for client in (alice, bob, watcher):
+        await client.close()
 
 
 # -- connecting -------------------------------------------------------------------------

@@ -72,7 +72,8 @@ def _without_time_left(snapshot: dict[str, Any]) -> dict[str, Any]:
 
 def test_the_stored_games_hold_every_kind_of_event_and_every_status() -> None:
     kinds = {row["kind"] for row in STORED["rows"]["gameevent"]}
-    assert kinds == set(GameEvent.KINDS)
+    # Every kind but the host's choice of the chances during play, which came after (0021).
+    assert kinds == set(GameEvent.KINDS) - {"show_odds"}
     statuses = {STORED["expected"][code]["status"] for code in STORED["codes"]}
     assert statuses == {"lobby", "playing", "finished", "abandoned"}
 

@@ -159,6 +159,18 @@ async def test_players_see_the_chances_when_the_host_chose_so(fixed_dice) -> Non
     assert await stored(code) == before
 
 
+async def test_players_see_the_chances_from_the_moment_the_host_shows_them(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    _code, ana, ben, _ = await two_and_watchers(fixed_dice, 0)
+    await ben.send(type="odds", version=ben.version, id="before")
+    await ben.expect_error("odds_hidden")
+    await ana.send(type="show_odds", show=True)
+    await ben.expect("show_odds")
+    await ben.send(type="odds", version=ben.version, id="after")
+    answer = await ben.expect("odds")
+    assert (answer["id"], answer["version"]) == ("after", ben.version)
+    assert [s["win"] for s in answer["seats"]] == [0.5, 0.5]
+
+
 async def test_a_seat_that_left_cannot_win_and_its_player_watches(fixed_dice) -> None:  # type: ignore[no-untyped-def]
     code = await new_game(seats=3)
     ana = await seat(code, "Ana")

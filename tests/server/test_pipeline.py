@@ -30,9 +30,15 @@ def test_a_saved_field_changed_by_any_command_reaches_the_row(fixed_dice) -> Non
     services.set_coach(table.code, table.id("alice"), True)
     fixed_dice.load(*ALICE_FIRST, 1, 2, 3, 4, 6)
     table.start()
+    services.set_show_odds(table.code, table.id("alice"), True)
     table.roll("alice")
     game = table.game
-    assert (game.bot_pace, game.coach, game.status) == ("quick", True, "playing")
+    assert (game.bot_pace, game.coach, game.show_odds, game.status) == (
+        "quick",
+        True,
+        True,
+        "playing",
+    )
     row = Game.objects.values(*store.SAVED_FIELDS).get(code=table.code)
     copy = pipeline.copies.get(table.code)
     assert {name: getattr(copy.game, name) for name in store.SAVED_FIELDS} == row

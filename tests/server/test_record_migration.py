@@ -70,10 +70,11 @@ def _codes(status: str | None = None) -> list[str]:
 
 def test_the_legacy_data_covers_what_a_game_can_hold() -> None:
     kinds = {row["kind"] for row in LEGACY["rows"]["gameevent"]}
-    # Every kind there was then; the turn clock's and the bots' pace came after, and a lobby
-    # leave was saved as "left" (without the "next" of a leave in play) until "unseated".
+    # Every kind there was then; the turn clock's, the bots' pace and the host's choice of
+    # the chances during play came after, and a lobby leave was saved as "left" (without
+    # the "next" of a leave in play) until "unseated".
     assert kinds == set(GameEvent.KINDS) - {
-        "away", "back", "handed", "abandoned", "bot_pace", "unseated"
+        "away", "back", "handed", "abandoned", "bot_pace", "unseated", "show_odds"
     }  # fmt: skip
     leaves = [row["payload"] for row in LEGACY["rows"]["gameevent"] if row["kind"] == "left"]
     assert {"next" in payload for payload in leaves} == {True, False}

@@ -75,6 +75,8 @@ def play_randomly(seed: int) -> tuple[Table, int]:
             elif rng.random() < 0.02:
                 pace = rng.choice(["instant", "quick", "natural"])
                 services.set_bot_pace(table.code, table.id(actor), pace)
+            elif rng.random() < 0.02:
+                services.set_show_odds(table.code, table.id(actor), rng.random() < 0.5)
             elif rng.random() < 0.03:
                 services.chat(table.code, table.id(actor), f"seed {seed}")
             elif rng.random() < 0.2:

@@ -1,4 +1,5 @@
-"""Who sees the chances to win (issue 18): the host's choice when the room opens.
+"""Who sees the chances to win (issue 18): the host's choice when the room opens, and
+during the game (issue 27).
 
 Watchers always see them; players only when the host chose so (off by default, so
 nobody is told they have lost). These tests are about the setting and the refusals,
@@ -13,11 +14,14 @@ import json
 import pytest
 from django.test import Client as HttpClient
 
+from games.engine import rules
+from games.engine.replay import replay
 from games.live import services
 from games.live.services import CommandError
 from games.models import Game, GameEvent
-from tests.server.helpers import Table, play_out
+from tests.server.helpers import Table, fingerprint, play_out
 from tests.server.test_consumer import Client, new_game, seat, stored
+from tests.server.test_odds import two_and_watchers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -90,6 +94,86 @@ def test_the_home_form_has_the_box_unticked_and_opens_the_room_as_chosen(client)
     client.post("/", form)
     client.post("/", {**form, "show_odds": "on"})
     assert [g.show_odds for g in Game.objects.order_by("created_at")] == [False, True]
+
+
+# -- the host's choice during the game ------------------------------------------------------
+
+
+def test_the_host_shows_and_hides_the_odds_during_the_game_and_the_room_is_told() -> None:
+    table = Table("ana", "ben", seats=2)
+    table.start()
+    services.set_show_odds(table.code, table.id("ana"), True)
+    assert table.game.show_odds is True
+    assert services.snapshot(table.code)["game"]["show_odds"] is True
+    event = table.last_event()
+    assert (event.kind, event.payload) == ("show_odds", {"show": True, "seat": 0, "name": "ana"})
+    assert table.game.state_version < table.game.version  # It makes no move stale.
+    version = table.version
+    services.set_show_odds(table.code, table.id("ana"), True)  # Already so: nothing.
+    assert table.version == version
+    services.set_show_odds(table.code, table.id("ana"), False)
+    assert table.game.show_odds is False
+    # The log replays to the room as it is, the choice included.
+    replayed = replay(services.replay_events(table.code))
+    assert (replayed.status, replayed.options.show_odds) == ("playing", False)
+    assert [kind for kind in table.kinds() if kind == "show_odds"] == ["show_odds"] * 2
+
+
+@pytest.mark.parametrize(
+    ("who", "show", "code"),
+    [
+        ("ben", True, "not_host"),
+        (None, True, "not_a_player"),
+        ("ana", "yes", "invalid_show_odds"),
+        ("ana", 1, "invalid_show_odds"),
+        ("ana", None, "invalid_show_odds"),
+    ],
+)
+def test_showing_the_odds_is_refused_with_a_reason_and_changes_nothing(who, show, code) -> None:  # type: ignore[no-untyped-def]
+    table = Table("ana", "ben", seats=2)
+    table.start()
+    before = fingerprint(table.code)
+    with pytest.raises(CommandError) as refused:
+        services.set_show_odds(table.code, table.id(who), show)
+    assert refused.value.code == code
+    assert fingerprint(table.code) == before
+    assert table.game.show_odds is False
+
+
+def test_the_choice_is_refused_once_the_game_is_over() -> None:
+    table = Table("ana", seats=1)
+    table.play_out()  # On the server's own dice.
+    before = fingerprint(table.code)
+    with pytest.raises(rules.IllegalMoveError) as refused:
+        services.set_show_odds(table.code, table.id("ana"), True)
+    assert refused.value.code == "game_over"
+    assert fingerprint(table.code) == before
+
+
+@pytest.mark.asyncio
+async def test_over_the_socket_only_the_host_changes_it_and_everyone_is_told(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    code, ana, ben, (watcher,) = await two_and_watchers(fixed_dice, 1)
+    before = await stored(code)
+    await ben.send(type="show_odds", show=True, id="show_odds-1")
+    refused = await ben.expect_error("not_host")
+    assert refused["id"] == "show_odds-1"
+    for wrong in ("yes", None):
+        await ana.send(type="show_odds", show=wrong, id="show_odds-2")
+        assert (await ana.expect_error("invalid_show_odds"))["id"] == "show_odds-2"
+    assert await watcher.until_pong() == []  # Nobody else is told: nothing changed.
+    assert await stored(code) == before
+
+    await ana.send(type="show_odds", show=True, id="show_odds-3")
+    for client in (ana, ben, watcher):
+        told = await client.expect("show_odds")
+        assert told["data"] == {"show": True, "seat": 0, "name": "Ana"}
+    # From now on the players are answered; the answers are in tests/server/test_odds.py.
+    await ana.send(type="show_odds", show=False)
+    await ben.expect("show_odds")
+    await ben.send(type="odds", version=ben.version, id="odds-9")
+    assert (await ben.expect_error("odds_hidden"))["id"] == "odds-9"
+    for client in (ana, ben, watcher):
+        await client.close()
 
 
 # -- asking over the socket: the refusals ---------------------------------------------------

@@ -46,6 +46,7 @@ def test_it_declares_every_message_the_server_sends(  # type: ignore[no-untyped-
         code = game.code
         services.set_coach(code, ana.pk, True)
         services.set_bot_pace(code, ana.pk, "quick")
+        services.set_show_odds(code, ana.pk, True)
         bot = services.add_bot(code, ana.pk, "casual")
         services.add_bot(code, ana.pk, "optimal")
         services.remove_bot(code, ana.pk, bot.seat)
@@ -253,6 +254,7 @@ FIELDS = {
     "rematch": [],
     "coach": ["on"],
     "bot_pace": ["pace"],
+    "show_odds": ["show"],
     "add_bot": ["level"],
     "remove_bot": ["bot"],
     "back": [],

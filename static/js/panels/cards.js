@@ -18,7 +18,7 @@ const SHORT_LABELS = {
 
 export class CardsPanel {
   follows = new Set(["joined", "unseated", "left", "started", "roll_off", "rolled", "scored", "finished",
-    "abandoned", "away", "back", "handed", "presence", "pending"]);
+    "abandoned", "away", "back", "handed", "presence", "pending", "show_odds"]);
 
   // `winChances` (odds.js) draws the row of chances under the names.
   constructor(room, winChances, doc = document) {

@@ -100,9 +100,17 @@ export class ConsolePanel {
       case "remove_player":
       case "hand_to_bot":
         return this.host(command);
-      default:
-        return undefined;
+      default: // The parts' own: the bots' pace, the chances, the watchers' chat.
+        return this.partCommand(this.room.partCommand(command));
     }
+  }
+
+  partCommand(answer) {
+    if (!answer) return undefined;
+    const { say } = this.room;
+    if (answer.error) return say(answer.error, "error");
+    say(answer.sent && answer.text ? answer.text : "");
+    return answer.expect ? this.typing(answer.expect, answer.sent) : answer.sent;
   }
 
   leave(sure) {
