@@ -238,6 +238,7 @@ VALID: dict[str, Any] = {
     "on": lambda v: isinstance(v, bool),
     "read": lambda v: isinstance(v, bool),
     "pace": lambda v: isinstance(v, str),
+    "show": lambda v: isinstance(v, bool),
 }
 FIELDS = {
     "join": ["name"],
