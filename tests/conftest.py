@@ -308,6 +308,23 @@ def fresh_channel_layer() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def english_first() -> Iterator[None]:
+    """Each test starts in the site's own language, English.
+
+    A request through the test client leaves its language active in the thread
+    (``LocaleMiddleware`` activates one for every request and keeps it), so a test that
+    words something outside a request, as ``mine.games_in_play`` does, would otherwise
+    read in whatever language the worker's last request asked for (a Swedish "ingen
+    klocka" once). The site itself words nothing outside a request or an ``override``.
+    """
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.activate("en")
+
+
+@pytest.fixture(autouse=True)
 def fresh_limits() -> Iterator[None]:
     """Each test counts toward the limits (games/live/limits.py) from nothing.
 
