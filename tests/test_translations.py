@@ -217,6 +217,7 @@ def _codes_raised() -> set[str]:
         re.compile(r'code="([a-z_]+)"'),
         re.compile(r'(?:CommandError|ProtocolError|BadSubscription)\(\s*"([a-z_]+)"'),
         re.compile(r'send_error\(\s*"([a-z_]+)"'),
+        re.compile(r'refusal\(\s*[^,]+,\s*"([a-z_]+)"'),  # The HTTP API's (games/web/api.py).
     ]
     for path in PYTHON:
         text = path.read_text()
@@ -227,8 +228,10 @@ def _codes_raised() -> set[str]:
 
 def test_every_refusal_a_player_can_meet_has_its_words() -> None:
     # Codes that only a bug of ours could raise, never a player (the replay's own checks,
-    # the push subscription's, which a browser's script sends).
+    # the push subscription's, which a browser's script sends; the HTTP API's to a client
+    # that is not our page: another site's, or one that sends no JSON).
     internal = {"does_not_follow", "bad_keys", "bad_endpoint", "too_many", "rule_error"}
+    internal |= {"forbidden_origin", "unsupported_media_type"}
     missing = _codes_raised() - set(refusals.REFUSALS) - internal
 
     assert not missing, f"refusal codes without words for other languages: {sorted(missing)}"

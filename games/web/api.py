@@ -34,7 +34,7 @@ from yahtzee_site import origins
 MAX_BODY_BYTES = protocol.MAX_MESSAGE_BYTES
 
 
-def _error(status: int, code: str, message: str) -> JsonResponse:
+def refusal(status: int, code: str, message: str) -> JsonResponse:
     """A refusal: its code stays English; its message is in the request's language
     (Accept-Language, as for the pages: games/live/refusals.py)."""
     worded = refusals.worded(code, message)
@@ -66,19 +66,19 @@ def create_game(request: HttpRequest) -> JsonResponse:
     if origin is not None and not origins.is_trusted(
         origin, scheme=request.scheme or "http", host=request.get_host()
     ):
-        return _error(403, "forbidden_origin", "rooms are created from this site's own pages")
+        return refusal(403, "forbidden_origin", "rooms are created from this site's own pages")
     try:
         sent = _body(request)
         # An empty body (every field left out) has nothing to type.
         if sent and request.content_type != "application/json":
-            return _error(415, "unsupported_media_type", "send the body as application/json")
+            return refusal(415, "unsupported_media_type", "send the body as application/json")
         data = protocol.decode_create_game(sent)
     except protocol.ProtocolError as error:
-        return _error(413 if error.code == "too_large" else 400, error.code, str(error))
+        return refusal(413 if error.code == "too_large" else 400, error.code, str(error))
     # A script has no session: its address is what is counted.
     wait = limits.opening_a_room(limits.client_address(request))
     if wait:
-        refused = _error(429, "rate_limited", limits.rooms_refusal(wait))
+        refused = refusal(429, "rate_limited", limits.rooms_refusal(wait))
         refused["Retry-After"] = str(wait)
         return refused
     if data.dice_of is not None or data.daily is not None:
@@ -97,23 +97,23 @@ def create_game(request: HttpRequest) -> JsonResponse:
             show_odds=data.show_odds,
         )
     except (CommandError, rules.RuleError) as error:
-        return _error(400, error.code, str(error))
+        return refusal(400, error.code, str(error))
     return _created(game, player)
 
 
 def _duplicate(data: protocol.CreateGame) -> JsonResponse:
     """A duplicate game from the request (``dice_of`` or ``daily``): solo, started at once."""
     if data.dice_of is not None and data.daily is not None:
-        return _error(400, "invalid_message", "send dice_of or daily, not both")
+        return refusal(400, "invalid_message", "send dice_of or daily, not both")
     if data.name is None:
-        return _error(400, "invalid_name", "a duplicate game needs your name: you play it")
+        return refusal(400, "invalid_name", "a duplicate game needs your name: you play it")
     try:
         if data.dice_of is not None:
             game = duplicate.play_dice_of(data.dice_of, data.name)
         else:
             game = daily.practice(data.daily, data.name)
     except CommandError as error:
-        return _error(404 if error.code == "no_such_game" else 400, error.code, error.message)
+        return refusal(404 if error.code == "no_such_game" else 400, error.code, error.message)
     return _created(game, game.players.get(seat=0))
 
 
@@ -135,4 +135,4 @@ def game(request: HttpRequest, code: str) -> JsonResponse:
     try:
         return JsonResponse(services.snapshot(code))
     except CommandError as error:
-        return _error(404, error.code, str(error))
+        return refusal(404, error.code, str(error))

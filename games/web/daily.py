@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from games.live import daily, duplicate, limits, refusals, services
 from games.models import NAME_MAX_LENGTH, DailyEntry
+from games.web.api import refusal
 from games.web.views import _session_key
 
 
@@ -81,7 +82,7 @@ def _day_page(request: HttpRequest, day: datetime.date) -> HttpResponse:
         "is_today": is_today,
         "board": day_board,
         "places": day_board.places,
-        "engine": daily.engine_of(day) if over else None,
+        "engine": result.engine if result is not None else daily.engine_of(day) if over else None,
         "mine": result.entry if result is not None else mine,
         "result": result,
         "share": result.share_text(url) if result is not None else "",
@@ -110,10 +111,10 @@ def game_result(request: HttpRequest, code: str) -> JsonResponse:
     """
     entry = DailyEntry.objects.filter(game__code=code).select_related("game").first()
     if entry is None:
-        return _refused(404, "no_such_game", "there is no daily game at this link")
+        return refusal(404, "no_such_game", "there is no daily game at this link")
     result = daily.result_of(entry)
     if result is None:
-        return _refused(409, "not_finished", "the game is still played")
+        return refusal(409, "not_finished", "the game is still played")
     mine, board = result.entry, reverse("daily-day", args=[entry.day.isoformat()])
     return JsonResponse(
         {
@@ -128,7 +129,3 @@ def game_result(request: HttpRequest, code: str) -> JsonResponse:
             "board": board,
         }
     )
-
-
-def _refused(status: int, code: str, message: str) -> JsonResponse:
-    return JsonResponse({"error": {"code": code, "message": message}}, status=status)
