@@ -167,3 +167,26 @@ async def test_a_consumer_stopped_while_its_row_is_written_leaves_no_presence(  
         await asyncio.sleep(0.05)
     await check_gone(code, ana, fake_clock)
     await ana.close()
+
+
+async def test_a_release_left_on_an_earlier_event_loop_is_not_waited_for(  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch, fake_clock
+) -> None:
+    """A test's event loop closed while its release still ran (CI's run: each later socket's
+    close raised "attached to a different loop" in ``settled``). It is not waited for; the
+    release of this loop is started beside it, deletes the row and tells the room."""
+    earlier = asyncio.new_event_loop()
+    try:
+        never_ends = earlier.create_future()  # Its loop is not running: it cannot end.
+        monkeypatch.setattr(leaving, "_releasing", never_ends)
+        await leaving.settled()  # A socket closed before its row was written waits for this.
+
+        code, ana, watcher = await room_with_a_watcher()
+
+        await watcher.close()
+        await told_nobody_watches(ana)
+        await check_gone(code, ana, fake_clock)
+        assert leaving._releasing is not never_ends
+        await ana.close()
+    finally:
+        earlier.close()
