@@ -3,6 +3,7 @@
 # msgfmt: apt-get install gettext).
 #
 #   bash scripts/translations.sh update   # re-read every message from the source into locale/*/django.po
+#                                         # (the page scripts' into locale/*/djangojs.po)
 #   bash scripts/translations.sh compile  # locale/*/django.po -> django.mo (committed; a test fails when stale)
 #   bash scripts/translations.sh add xx   # a new language's catalog (also add it to LANGUAGES in the settings)
 set -euo pipefail
@@ -18,12 +19,17 @@ export DEBUG=true  # manage.py needs a SECRET_KEY otherwise; nothing else here d
 case "${1:-}" in
   update)
     # --add-location file: where each message is used, without line numbers that churn.
-    "$python" manage.py makemessages "${languages[@]}" --no-obsolete --add-location file "${ignore[@]}" ;;
+    "$python" manage.py makemessages "${languages[@]}" --no-obsolete --add-location file "${ignore[@]}"
+    # The page scripts' messages (static/js/, read by static/js/i18n.js): djangojs.po.
+    "$python" manage.py makemessages -d djangojs "${languages[@]}" --no-obsolete --add-location file \
+      "${ignore[@]}" ;;
   compile)
     "$python" manage.py compilemessages "${languages[@]}" "${ignore[@]}" ;;
   add)
     [ -n "${2:-}" ] || { echo "usage: $0 add <language code>" >&2; exit 2; }
-    "$python" manage.py makemessages --locale "$2" --no-obsolete --add-location file "${ignore[@]}" ;;
+    "$python" manage.py makemessages --locale "$2" --no-obsolete --add-location file "${ignore[@]}"
+    "$python" manage.py makemessages -d djangojs --locale "$2" --no-obsolete --add-location file \
+      "${ignore[@]}" ;;
   *)
     echo "usage: $0 update | compile | add <language code>" >&2; exit 2 ;;
 esac

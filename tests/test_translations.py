@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import gettext
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,6 +33,7 @@ from tests.i18n_scripts import untranslated_in
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
 TEMPLATES = sorted((ROOT / "templates").rglob("*.html"))
+SCRIPTS = ROOT / "static" / "js"
 #: The Python that makes what people read: the app and the site, not the migrations.
 PYTHON = sorted(
     path
@@ -103,8 +105,41 @@ def template_messages(path: Path) -> Iterator[Key]:
             break
 
 
-def source_messages() -> set[Key]:
+#: A JavaScript string literal in double or single quotes (what a message must be written as
+#: in a page script: xgettext reads a template literal too, this does not).
+_JS_STRING = r"""(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
+_JS_CALL = re.compile(rf"\b(n?p?gettext)\(\s*({_JS_STRING}(?:\s*,\s*{_JS_STRING})*)")
+
+
+def _js_literal(text: str) -> str:
+    if text.startswith("'"):
+        text = '"' + text[1:-1].replace("\\'", "'").replace('"', '\\"') + '"'
+    value = json.loads(text)
+    assert isinstance(value, str)
+    return value
+
+
+def script_messages(path: Path) -> Iterator[Key]:
+    """The messages of a page script: its gettext calls' literal arguments (as xgettext,
+    which ``makemessages -d djangojs`` runs, reads them)."""
+    for match in _JS_CALL.finditer(path.read_text()):
+        args: list[object] = [_js_literal(t) for t in re.findall(_JS_STRING, match.group(2))]
+        key = _key(match.group(1), args)
+        if key is not None:
+            yield key
+
+
+#: The catalogs: the pages' and the server's messages, and the page scripts' (djangojs).
+DOMAINS = ["django", "djangojs"]
+
+
+def source_messages(domain: str = "django") -> set[Key]:
     found: set[Key] = set()
+    if domain == "djangojs":
+        for path in sorted(SCRIPTS.rglob("*.js")):
+            if path.name != "i18n.js":  # Its examples in comments are not messages.
+                found.update(script_messages(path))
+        return found
     for path in PYTHON:
         found.update(python_messages(path))
     for path in TEMPLATES:
@@ -112,51 +147,82 @@ def source_messages() -> set[Key]:
     return found
 
 
-def catalog(language: str) -> list[Entry]:
-    return read_po(ROOT / "locale" / language / "LC_MESSAGES" / "django.po")
+def po_path(language: str, domain: str = "django") -> Path:
+    return ROOT / "locale" / language / "LC_MESSAGES" / f"{domain}.po"
+
+
+def catalog(language: str, domain: str = "django") -> list[Entry]:
+    return read_po(po_path(language, domain))
 
 
 @pytest.fixture(scope="module")
-def in_the_source() -> set[Key]:
-    return source_messages()
+def in_the_source() -> dict[str, set[Key]]:
+    return {domain: source_messages(domain) for domain in DOMAINS}
 
 
-def test_the_source_has_the_messages_people_read(in_the_source: set[Key]) -> None:
-    # The extraction itself works: a template's, a Python module's, a box name's context.
-    assert (None, "Open a room", None) in in_the_source
-    assert ("Yatzy box", "Full house", None) in in_the_source
-    assert (None, "%(count)s minute", "%(count)s minutes") in in_the_source
+def test_the_source_has_the_messages_people_read(in_the_source: dict[str, set[Key]]) -> None:
+    # The extraction itself works: a template's, a Python module's, a box name's context,
+    # a page script's.
+    assert (None, "Open a room", None) in in_the_source["django"]
+    assert ("Yatzy box", "Full house", None) in in_the_source["django"]
+    assert (None, "%(count)s minute", "%(count)s minutes") in in_the_source["django"]
+    assert (None, "Write 0 in %(box)s?", None) in in_the_source["djangojs"]
 
 
+def test_the_scripts_extraction_reads_each_kind_of_call(tmp_path: Path) -> None:
+    script = tmp_path / "page.js"
+    script.write_text(
+        'a = gettext("Roll the dice");\n'
+        "b = pgettext('Yatzy box', 'Full house');\n"
+        'c = ngettext("%(count)s die", "%(count)s dice",\n  count);\n'
+        'd = npgettext("feed", "\\u201c%s\\u201d left", "%s left", n); e = gettext(name);\n'
+    )
+
+    assert sorted(script_messages(script), key=str) == sorted(
+        [
+            (None, "Roll the dice", None),
+            ("Yatzy box", "Full house", None),
+            (None, "%(count)s die", "%(count)s dice"),
+            ("feed", "\u201c%s\u201d left", "%s left"),
+        ],
+        key=str,
+    )
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_each_catalog_holds_exactly_the_messages_of_the_source(
-    language: str, in_the_source: set[Key]
+    language: str, domain: str, in_the_source: dict[str, set[Key]]
 ) -> None:
-    in_the_catalog = {(e.context, e.msgid, e.plural) for e in catalog(language)}
+    in_the_catalog = {(e.context, e.msgid, e.plural) for e in catalog(language, domain)}
 
-    missing = sorted(in_the_source - in_the_catalog, key=str)
-    stale = sorted(in_the_catalog - in_the_source, key=str)
+    missing = sorted(in_the_source[domain] - in_the_catalog, key=str)
+    stale = sorted(in_the_catalog - in_the_source[domain], key=str)
     update = "bash scripts/translations.sh update"
     assert not missing, f"not in {language}'s catalog ({update}): {missing}"
     assert not stale, f"no longer in the source ({update}): {stale}"
 
 
+@pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_each_catalog_translates_every_message(language: str) -> None:
+def test_each_catalog_translates_every_message(language: str, domain: str) -> None:
     # Fuzzy (a guess nobody checked) or empty counts as missing.
     untranslated_here = [
-        f"{e.msgid!r} ({', '.join(e.locations)})" for e in catalog(language) if not e.translated
+        f"{e.msgid!r} ({', '.join(e.locations)})"
+        for e in catalog(language, domain)
+        if not e.translated
     ]
 
     assert not untranslated_here, f"{language} lacks: " + "; ".join(untranslated_here)
 
 
+@pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_each_plural_has_every_form_its_language_declares(language: str) -> None:
+def test_each_plural_has_every_form_its_language_declares(language: str, domain: str) -> None:
     # A form missing is English on the page: Spanish once declared CLDR's three forms
     # (one, many, other) while its messages gave gettext's two, and "6 players" read English.
-    forms = plural_forms(ROOT / "locale" / language / "LC_MESSAGES" / "django.po")
-    short = [e.msgid for e in catalog(language) if e.plural and len(e.strings) != forms]
+    forms = plural_forms(po_path(language, domain))
+    short = [e.msgid for e in catalog(language, domain) if e.plural and len(e.strings) != forms]
 
     assert not short, f"{language} declares {forms} plural forms; these have another count: {short}"
 
@@ -164,10 +230,11 @@ def test_each_plural_has_every_form_its_language_declares(language: str) -> None
 _PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%%|\{\w+\}")
 
 
+@pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_translations_keep_their_placeholders(language: str) -> None:
+def test_translations_keep_their_placeholders(language: str, domain: str) -> None:
     wrong = []
-    for entry in catalog(language):
+    for entry in catalog(language, domain):
         wanted = sorted(set(_PLACEHOLDER.findall(entry.msgid + (entry.plural or ""))))
         for text in entry.strings:
             if sorted(set(_PLACEHOLDER.findall(text))) != wanted:
@@ -176,15 +243,16 @@ def test_translations_keep_their_placeholders(language: str) -> None:
     assert not wrong
 
 
+@pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_compiled_catalog_is_the_one_written(language: str) -> None:
+def test_the_compiled_catalog_is_the_one_written(language: str, domain: str) -> None:
     # The .mo files are committed (a deployment needs no gettext tools); one compiled from
     # an older .po would serve old words. bash scripts/translations.sh compile rebuilds them.
-    path = ROOT / "locale" / language / "LC_MESSAGES" / "django.mo"
+    path = po_path(language, domain).with_suffix(".mo")
     with path.open("rb") as compiled:
         table = gettext.GNUTranslations(compiled)._catalog  # type: ignore[attr-defined]
     written: dict[object, str] = {}
-    for entry in catalog(language):
+    for entry in catalog(language, domain):
         if entry.plural is None:
             written[entry.key] = entry.strings[0]
         else:
@@ -239,9 +307,8 @@ def test_every_refusal_a_player_can_meet_has_its_words() -> None:
 
 # -- the page's scripts ----------------------------------------------------------------------
 
-SCRIPTS = ROOT / "static" / "js"
 #: The page scripts whose every word goes through static/js/i18n.js: checked like templates.
-CONVERTED = ["i18n.js"]
+CONVERTED = ["caution.js", "i18n.js"]
 #: The known remainder: page scripts still holding English words of their own, to convert
 #: once the room page is split into panels (issue 31 builds on it). A module not listed
 #: here is checked: a new one starts translated.
@@ -249,7 +316,6 @@ NOT_YET_CONVERTED = [
     "advice.js",
     "alerts.js",
     "botpace.js",
-    "caution.js",
     "chancesgraph.js",
     "clock.js",
     "commands.js",

@@ -9,6 +9,8 @@
 // Small straight instead of a Large one gives up 10; three of a face in the upper
 // section is worth at most 18), and less than the fixed boxes a slip throws away:
 // a made Full house (25), a straight (30, 40) or a Yahtzee (50).
+import { gettext, interpolate } from "./i18n.js";
+
 export const FAR_BELOW = 15;
 
 // Chance is left out of the comparison: it takes any roll, so it nearly always
@@ -34,18 +36,30 @@ export function scoreCaution(category, options) {
   return { points, zero, better };
 }
 
-// The question, in words: { title, text, yes } for the dialog; `line` for the
-// command line, which asks to type `score!` or `yes`.
+// The question, in words, in the reader's language: { title, text, yes } for the dialog;
+// `line` for the command line, which asks to type `score!` or `yes` (commands stay English).
 export function cautionWords(category, caution, labels, dice) {
   const box = labels[category];
-  const roll = dice.join(" ");
-  const instead = caution.better ? ` ${labels[caution.better.category]} would take ${caution.better.points}.` : "";
-  const title = caution.zero ? `Write 0 in ${box}?` : `Only ${caution.points} in ${box}?`;
-  const text = `${roll} scores ${caution.points} in ${box}, and the box is then filled for the rest of the game.${instead}`;
+  const values = { box, points: caution.points, roll: dice.join(" ") };
+  const title = caution.zero
+    ? interpolate(gettext("Write 0 in %(box)s?"), values, true)
+    : interpolate(gettext("Only %(points)s in %(box)s?"), values, true);
+  let text = interpolate(
+    gettext("%(roll)s scores %(points)s in %(box)s, and the box is then filled for the rest of the game."),
+    values,
+    true,
+  );
+  if (caution.better) {
+    const instead = { other: labels[caution.better.category], points: caution.better.points };
+    text += " " + interpolate(gettext("%(other)s would take %(points)s."), instead, true);
+  }
   return {
     title,
     text,
-    yes: `Score ${caution.points} in ${box}`,
-    line: `${text} Type yes (or score! ${box.toLowerCase()}) to write it.`,
+    yes: interpolate(gettext("Score %(points)s in %(box)s"), values, true),
+    line:
+      text +
+      " " +
+      interpolate(gettext("Type yes (or score! %(box)s) to write it."), { box: box.toLowerCase() }, true),
   };
 }

@@ -4,6 +4,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 
 import { CATALOG_ID, gettext, interpolate, readCatalog, translator } from "../../static/js/i18n.js";
+import { CATALOG_ID as TESTS_CATALOG_ID } from "./catalog.mjs";
 
 const GERMAN = {
   lang: "de",
@@ -113,4 +114,8 @@ describe("readCatalog", () => {
   test("under Node there is no page: the module's own gettext is English", () => {
     assert.equal(gettext("Roll the dice"), "Roll the dice");
   });
+});
+
+test("the tests' catalog helper puts the catalog where the page has it", () => {
+  assert.equal(TESTS_CATALOG_ID, CATALOG_ID);
 });
