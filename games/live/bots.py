@@ -265,12 +265,18 @@ async def drive(code: str) -> None:
 
 
 def kick(code: str) -> None:
-    """Start a driver for ``code`` in this process unless one runs (call from the event loop)."""
+    """Start a driver for ``code`` in this process unless one runs (call from the event loop).
+
+    Only a driver of the running event loop counts. A server has one loop; the tests have
+    one per test, and a driver started while a test's loop was cancelling its tasks (a
+    command answered during the test's teardown) is left pending when that loop closes,
+    never done: it must not keep a later loop's bot from playing.
+    """
+    loop = asyncio.get_running_loop()
     task = _driving.get(code)
-    if task is not None and not task.done():
+    if task is not None and not task.done() and task.get_loop() is loop:
         return
-    task = asyncio.get_running_loop().create_task(_run(code))
-    _driving[code] = task
+    _driving[code] = loop.create_task(_run(code))
 
 
 #: How long a driver waits out an outage of the database or Redis, in seconds, before it
@@ -305,6 +311,11 @@ async def _run(code: str) -> None:
 
 
 async def settle() -> None:
-    """Wait until no driver runs in this process (for tests and shutdown)."""
-    while _driving:
-        await asyncio.gather(*list(_driving.values()), return_exceptions=True)
+    """Wait until no driver of the running event loop runs (for tests and shutdown).
+
+    A driver left on an earlier, closed loop (see :func:`kick`) never ends, and awaiting it
+    from this loop raises: it is not waited for.
+    """
+    loop = asyncio.get_running_loop()
+    while running := [t for t in _driving.values() if t.get_loop() is loop and not t.done()]:
+        await asyncio.gather(*running, return_exceptions=True)

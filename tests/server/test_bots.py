@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from asgiref.sync import sync_to_async
 from django.db import OperationalError
@@ -317,16 +319,22 @@ def test_switching_the_coach_is_refused_with_a_reason(who, on, code) -> None:  #
     assert fingerprint(table.code) == before
 
 
+def ana_and_a_bot_on_turn() -> tuple[Table, Player]:
+    """Ana and an optimal bot, the game started, the bot on turn and no driver started."""
+    table = Table("ana")
+    bot = services.add_bot(table.code, table.id("ana"), "optimal")
+    table.start("ana")
+    if table.state().on_turn != bot.seat:
+        table.roll("ana")
+        table.score("ana", "chance")
+    return table, bot
+
+
 @pytest.mark.asyncio
 async def test_a_bot_waits_out_a_database_restart_and_plays_on(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """PostgreSQL away for a moment: the driver tries again instead of stopping (the clock's
     watch would only start it again some 15 s later)."""
-    table = await sync_to_async(Table)("ana")
-    bot = await sync_to_async(services.add_bot)(table.code, table.id("ana"), "optimal")
-    await sync_to_async(table.start)("ana")
-    if await sync_to_async(lambda: table.state().on_turn)() != bot.seat:
-        await sync_to_async(table.roll)("ana")
-        await sync_to_async(table.score)("ana", "chance")
+    table, bot = await sync_to_async(ana_and_a_bot_on_turn)()
     real_make = bots.make
     failures = {"left": 3}
 
@@ -345,3 +353,30 @@ async def test_a_bot_waits_out_a_database_restart_and_plays_on(monkeypatch) -> N
     turns = await sync_to_async(bot_turns)(table.code, bot.seat)
     assert len(turns) == 1  # Its turn, played to its score; Ana is on turn.
     assert turns[0][-1] == "scored"
+
+
+@pytest.mark.asyncio
+async def test_a_driver_left_on_an_earlier_event_loop_keeps_no_bot_from_playing(
+    monkeypatch,
+) -> None:  # type: ignore[no-untyped-def]
+    """A test's event loop closed with a driver still pending: one started while the loop
+    cancelled its tasks at the test's end (a command answered then) never ends. Awaiting it
+    from a later loop raised "attached to a different loop" in ``settle``, and ``kick``
+    took it for a running driver, so the later loop's bot never played."""
+    table, bot = await sync_to_async(ana_and_a_bot_on_turn)()
+    earlier = asyncio.new_event_loop()
+    try:
+        never_ends = earlier.create_future()  # Its loop is not running: it cannot end.
+        monkeypatch.setitem(bots._driving, "a-room-of-an-earlier-test", never_ends)
+        monkeypatch.setitem(bots._driving, table.code, never_ends)
+        await bots.settle()  # Nothing of this loop runs.
+
+        bots.kick(table.code)
+        await bots.settle()
+
+        turns = await sync_to_async(bot_turns)(table.code, bot.seat)
+        assert len(turns) == 1  # Its turn, played to its score; Ana is on turn.
+        assert turns[0][-1] == "scored"
+        assert bots._driving.get(table.code) is None  # This loop's driver ended.
+    finally:
+        earlier.close()
