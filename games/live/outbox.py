@@ -193,27 +193,36 @@ PRESENCE_EVERY = 0.2
 #: watchers joining sent a room of 1,000 five thousand messages a second).
 PRESENCE_CROWD = 50
 PRESENCE_EVERY_CROWD = 1.0
-#: The presence message each room is waiting to be sent, by invite code.
-_presence_due: dict[str, dict[str, Any]] = {}
+#: The presence message each room is waiting to be sent, by invite code, with the event loop
+#: whose timer sends it.
+_presence_due: dict[str, tuple[asyncio.AbstractEventLoop, dict[str, Any]]] = {}
 
 
 def tell_presence_soon(code: str, message: dict[str, Any]) -> None:
     """Send room ``code`` this presence message within :data:`PRESENCE_EVERY` seconds (a
     crowd's within :data:`PRESENCE_EVERY_CROWD`), unless a newer one replaces it first
-    (call from the event loop)."""
-    waiting = code in _presence_due
-    _presence_due[code] = message
+    (call from the event loop).
+
+    Only a timer of the running event loop is waited for. A server has one loop; the tests
+    have one per test, and a message left waiting when an earlier test's loop closed has a
+    timer that never fires: it is replaced, and this loop's timer sends the new message.
+    """
+    loop = asyncio.get_running_loop()
+    due = _presence_due.get(code)
+    waiting = due is not None and due[0] is loop
+    _presence_due[code] = (loop, message)
     if not waiting:
         crowd = message.get("watchers", 0) >= PRESENCE_CROWD
-        asyncio.get_running_loop().call_later(
+        loop.call_later(
             PRESENCE_EVERY_CROWD if crowd else PRESENCE_EVERY,
             lambda: _background(_send_presence(code)),
         )
 
 
 async def _send_presence(code: str) -> None:
-    message = _presence_due.pop(code, None)
-    if message is not None:
+    due = _presence_due.pop(code, None)
+    if due is not None:
+        _, message = due
         try:
             await send(code, PRESENCE, [message])
         except (RedisError, OSError) as error:  # Each socket's snapshot when Redis is back says.
@@ -230,8 +239,13 @@ def _background(coroutine: Coroutine[Any, Any, None]) -> None:
 
 
 #: One lock per room in this process, so that two commands' messages to one room leave
-#: in the order the commands committed (each waits here in the order it resumed).
-_room_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+#: in the order the commands committed (each waits here in the order it resumed); one per
+#: event loop too. A server has one loop; the tests have one per test, and a send left
+#: holding its room's lock when an earlier test's loop closed never lets it go (waiting
+#: for it, or for a lock bound to that loop, would hang or raise).
+_room_locks: weakref.WeakValueDictionary[tuple[asyncio.AbstractEventLoop, str], asyncio.Lock] = (
+    weakref.WeakValueDictionary()
+)
 
 
 #: How long a message about a committed change waits for the channel layer to answer
@@ -250,11 +264,11 @@ async def send(code: str, handler: str, messages: list[dict[str, Any]]) -> None:
     sockets catch up from the snapshot each is sent when Redis is back
     (:mod:`games.live.layers`).
     """
-    lock = _room_locks.get(code)
+    loop = asyncio.get_running_loop()
+    lock = _room_locks.get((loop, code))
     if lock is None:
-        lock = _room_locks[code] = asyncio.Lock()
+        lock = _room_locks[loop, code] = asyncio.Lock()
     async with lock:
-        loop = asyncio.get_running_loop()
         give_up_at = loop.time() + SEND_PATIENCE
         while True:
             try:

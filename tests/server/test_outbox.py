@@ -146,3 +146,99 @@ async def test_presence_is_coalesced_and_a_crowd_s_at_most_once_a_second(  # typ
 def test_the_app_hands_the_bots_driver_to_the_outbox_at_start_up() -> None:
     # The outbox cannot import the bots (they post to it through the services).
     assert outbox._start_bot is bots.kick
+
+
+class SilentLayer(FlakyLayer):
+    """A channel layer whose Redis never answers the first ``silent`` sends (they wait
+    forever), and that says when a send went out."""
+
+    def __init__(self, silent: int) -> None:
+        super().__init__(failures=0)
+        self.silent = silent
+        self.went_out: asyncio.Event | None = None
+
+    async def group_send(self, group: str, message: dict[str, object]) -> None:
+        if self.silent:
+            self.silent -= 1
+            await asyncio.get_running_loop().create_future()  # Never answered.
+        await super().group_send(group, message)
+        if self.went_out is not None:
+            self.went_out.set()
+
+
+def test_a_send_left_holding_a_room_s_lock_on_a_closed_event_loop_holds_up_no_later_one(  # type: ignore[no-untyped-def]
+    monkeypatch,
+) -> None:
+    """A test's event loop closed while one send to a room held the room's lock and a
+    second waited for it (tasks left pending, never to end: as leaving's release was in
+    CI's run). A later loop's send to that room waited for the lock forever, or raised
+    that it is bound to a different event loop; it goes out."""
+    layer = SilentLayer(silent=1)
+    monkeypatch.setattr(outbox, "get_channel_layer", lambda: layer)
+    earlier, later = asyncio.new_event_loop(), asyncio.new_event_loop()
+    left: list[asyncio.Task[None]] = []
+    try:
+
+        async def two_sends() -> None:
+            left.append(asyncio.ensure_future(outbox.send("left", "game.event", [{"version": 6}])))
+            left.append(asyncio.ensure_future(outbox.send("left", "game.event", [{"version": 7}])))
+            while layer.silent:  # Until the first holds the lock, sending.
+                await asyncio.sleep(0)
+            await asyncio.sleep(0)  # And the second has run up to the lock.
+
+        earlier.run_until_complete(two_sends())
+        assert not any(task.done() for task in left)
+
+        async def a_later_send() -> None:
+            layer.went_out = asyncio.Event()
+            await asyncio.wait_for(outbox.send("left", "game.event", [{"version": 8}]), 10)
+
+        later.run_until_complete(a_later_send())
+        assert [message["versions"] for _, message in layer.sent] == [[8]]
+    finally:
+        for task in left:
+            task.cancel()
+        earlier.run_until_complete(asyncio.gather(*left, return_exceptions=True))
+        earlier.close()
+        later.close()
+
+
+def test_a_presence_message_left_waiting_on_a_closed_event_loop_holds_up_no_later_one(  # type: ignore[no-untyped-def]
+    monkeypatch,
+) -> None:
+    """A test's event loop closed before its timer sent a room's presence: the message
+    waited for it forever, and a later loop's presence messages for that room, taken for
+    coalesced into it, were never sent. The later one goes out."""
+    layer = SilentLayer(silent=0)
+    monkeypatch.setattr(outbox, "get_channel_layer", lambda: layer)
+    earlier, later = asyncio.new_event_loop(), asyncio.new_event_loop()
+    try:
+
+        async def told(watchers: int) -> None:
+            outbox.tell_presence_soon(
+                "left", {"type": "presence", "players": [], "watchers": watchers}
+            )
+
+        earlier.run_until_complete(told(1))  # Its timer is due in PRESENCE_EVERY seconds.
+        earlier.close()  # And never fires.
+
+        async def told_later() -> None:
+            layer.went_out = asyncio.Event()
+            await told(2)
+            await asyncio.wait_for(layer.went_out.wait(), 10)
+
+        later.run_until_complete(told_later())
+        last = {"type": "presence", "players": [], "watchers": 2}
+        assert layer.sent == [
+            (
+                room_group("left"),
+                {
+                    "type": "game.presence",
+                    "versions": [None],
+                    "texts": [json.dumps(last, separators=(",", ":"))],
+                },
+            )
+        ]
+    finally:
+        earlier.close()
+        later.close()
