@@ -136,6 +136,10 @@ def ensure_watching() -> None:
 
     Off when ``settings.YAHTZEE_CLOCK_WATCH`` is false (the test suite's own event
     loops; tests wake games themselves).
+
+    Only tasks of the running event loop count. A server has one loop; a process that runs
+    one loop after another (a test's, ``asyncio.run``) leaves the tasks of a closed one
+    pending, never done, and never to watch again: they are dropped, and this loop watches.
     """
     global _pid
     if not settings.YAHTZEE_CLOCK_WATCH:
@@ -143,11 +147,12 @@ def ensure_watching() -> None:
     if _pid != os.getpid():  # A forked child: its parent's tasks are not its own.
         _tasks.clear()
         _pid = os.getpid()
-    if _tasks and not any(task.done() for task in _tasks):
+    loop = asyncio.get_running_loop()
+    if _tasks and all(task.get_loop() is loop and not task.done() for task in _tasks):
         return
     for task in _tasks:
-        task.cancel()
-    loop = asyncio.get_running_loop()
+        if task.get_loop() is loop:  # Another loop's task cannot be cancelled from here.
+            task.cancel()
     _tasks[:] = [loop.create_task(keep_watch()), loop.create_task(keep_alive())]
 
 

@@ -196,3 +196,55 @@ def test_the_heartbeat_tells_every_room_and_retries_the_ones_it_could_not_tell(
     assert sorted(told) == sorted([fine.code, failing.code])
     assert told[-1] == failing.code  # On the second beat.
     assert seen(failing.code) == [False, False]
+
+
+def test_a_watch_left_on_a_closed_event_loop_keeps_no_later_loop_from_watching(  # type: ignore[no-untyped-def]
+    monkeypatch, settings
+) -> None:
+    """A process that runs one event loop after another (each test its own) leaves the
+    watch's tasks of a closed loop pending, never done: they were taken for a watch still
+    running, and the later loop had no clock and no heartbeat. The later loop starts its own."""
+    settings.YAHTZEE_CLOCK_WATCH = True
+    monkeypatch.setattr(watch, "_tasks", [])
+    started: list[tuple[str, asyncio.AbstractEventLoop]] = []
+    both_started: list[asyncio.Event] = []
+
+    def runs_forever(name: str):  # type: ignore[no-untyped-def]
+        async def run() -> None:
+            started.append((name, asyncio.get_running_loop()))
+            if sum(loop is asyncio.get_running_loop() for _, loop in started) == 2:
+                both_started[-1].set()
+            await asyncio.get_running_loop().create_future()
+
+        return run
+
+    monkeypatch.setattr(watch, "keep_watch", runs_forever("watch"))
+    monkeypatch.setattr(watch, "keep_alive", runs_forever("heartbeat"))
+
+    async def watching() -> list[asyncio.Task[None]]:
+        both_started.append(asyncio.Event())
+        watch.ensure_watching()
+        watch.ensure_watching()  # Once per loop, however often asked.
+        await asyncio.wait_for(both_started[-1].wait(), 10)
+        return list(watch._tasks)
+
+    earlier, later = asyncio.new_event_loop(), asyncio.new_event_loop()
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        tasks += earlier.run_until_complete(watching())  # Left pending: never done.
+        tasks += later.run_until_complete(watching())
+        assert sorted((name, loop is later) for name, loop in started) == [
+            ("heartbeat", False),
+            ("heartbeat", True),
+            ("watch", False),
+            ("watch", True),
+        ]
+        assert not any(task.done() for task in tasks)  # The earlier loop's were not cancelled.
+    finally:
+        for loop in (earlier, later):
+            mine = [task for task in tasks if task.get_loop() is loop]
+            for task in mine:
+                task.cancel()
+            if mine:
+                loop.run_until_complete(asyncio.gather(*mine, return_exceptions=True))
+            loop.close()
