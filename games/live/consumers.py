@@ -56,6 +56,9 @@ CLOSE_TRY_AGAIN_LATER = 1013
 #: Why, and when to come back (:mod:`games.live.closing`): an outage of the database or
 #: Redis lasts seconds (a restart, a failover).
 TRY_AGAIN_REASON = closing.come_back("the database or messaging is away", 1, 5)
+#: The reason for a socket whose arrival met a refusal other than ``no_such_game`` (its row
+#: gone before its watcher's name was given, say): the page comes back at once.
+ARRIVE_AGAIN_REASON = closing.come_back("the arrival did not complete", 0, 1)
 #: How far the sockets turned away while the database is known to be away are spread
 #: past the moment it is tried again, in seconds.
 TRY_AGAIN_SPREAD = 2.0
@@ -305,8 +308,12 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return
         try:
             await self.arrive()
-        except CommandError:  # There is no such room.
-            await self.close(code=CLOSE_NO_SUCH_GAME)
+        except CommandError as error:
+            if error.code == "no_such_game":
+                await self.close(code=CLOSE_NO_SUCH_GAME)
+            else:  # The room is there: its page must not say it is not. Another arrival.
+                logger.warning("a socket to %s did not arrive: %s", self.code, error.code)
+                await self.close(code=CLOSE_TRY_AGAIN_LATER, reason=ARRIVE_AGAIN_REASON)
         except UNAVAILABLE as error:
             logger.warning("a socket to %s could not be served: %s", self.code, error)
             await self.close(code=CLOSE_TRY_AGAIN_LATER, reason=try_again_reason(error))

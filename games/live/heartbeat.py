@@ -25,6 +25,7 @@ beside the clock's watch.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
@@ -102,11 +103,20 @@ def beat(alive: list[Socket]) -> list[str]:
     return sorted({s.code for s in lost if s.code in games})
 
 
-def sweep() -> list[str]:
-    """Delete the rows no process has refreshed within :data:`EXPIRY`; the rooms they were in."""
+def sweep(since: datetime | None = None, keep: Collection[int] = ()) -> list[str]:
+    """Delete the rows no process has refreshed within :data:`EXPIRY` (seen before ``since``,
+    by default :func:`fresh_since` now), but those of ``keep``; the rooms they were in.
+
+    A process sweeps right after its beat, with ``since`` read when the beat began and its
+    sockets held since then in ``keep`` (:func:`games.live.watch.keep_alive`): however
+    late a busy process's sweep comes, it never takes the row of a socket it holds, or of
+    one arriving meanwhile, for a dead process's. (It did at a load of 40: a watcher's row
+    went between its arrival and its name in the watchers' chat, and its page was told
+    there was no game at this link.)
+    """
     from games.models import Connection
 
-    expired = Connection.objects.filter(seen_at__lt=fresh_since())
+    expired = Connection.objects.filter(seen_at__lt=since or fresh_since()).exclude(pk__in=keep)
     codes = sorted(set(expired.values_list("game__code", flat=True)))
     if codes:
         expired.delete()

@@ -680,6 +680,35 @@ async def test_a_process_that_is_stopping_sends_a_new_socket_elsewhere_with_1012
         shutdown.stopping.clear()
 
 
+async def test_a_socket_whose_arrival_is_refused_in_a_room_that_is_there_comes_back(  # type: ignore[no-untyped-def]
+    monkeypatch,
+) -> None:
+    """Any refusal while a socket arrived closed it with 4404, and its page said "There is no
+    game at this link." (test_clock's watcher, at a load of 40: its row was swept before
+    it had its watcher's name). Only a room that is not there says so; another refusal asks
+    the page to come back at once, and its next socket arrives."""
+    code = await new_game()
+
+    def row_gone(code: str, connection_id: int, name: object = None) -> str:
+        raise services.CommandError("not_a_watcher", "the watchers' chat is for watchers")
+
+    monkeypatch.setattr(services, "watcher_name", row_gone)
+    communicator = WebsocketCommunicator(application, f"/ws/games/{code}/", headers=[ORIGIN, HOST])
+    connected, _ = await communicator.connect(timeout=TIMEOUT)
+    assert connected
+    assert json.loads(await communicator.receive_from(timeout=TIMEOUT))["type"] == "snapshot"
+    assert await communicator.receive_output(timeout=TIMEOUT) == {
+        "type": "websocket.close",
+        "code": 1013,
+        "reason": "the arrival did not complete: come back in 0-1 s",  # backoff.js reads it.
+    }
+
+    monkeypatch.undo()
+    again = await Client(code).connect()
+    assert again.watching["name"] == "Watcher 1"
+    await again.close()
+
+
 async def test_a_command_during_an_outage_is_answered_unavailable_and_the_socket_stays(  # type: ignore[no-untyped-def]
     fixed_dice, monkeypatch
 ) -> None:

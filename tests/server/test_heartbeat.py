@@ -22,6 +22,9 @@ def seen(code: str) -> list[bool]:
 
 @pytest.fixture(autouse=True)
 def no_sockets_left() -> Iterator[None]:
+    """This process's list holds only this test's sockets (an earlier test may have left
+    one: a consumer of a closed event loop never ends)."""
+    heartbeat.sockets.clear()
     yield
     heartbeat.sockets.clear()
     heartbeat.untold.clear()
@@ -196,6 +199,60 @@ def test_the_heartbeat_tells_every_room_and_retries_the_ones_it_could_not_tell(
     assert sorted(told) == sorted([fine.code, failing.code])
     assert told[-1] == failing.code  # On the second beat.
     assert seen(failing.code) == [False, False]
+
+
+def test_a_busy_process_never_sweeps_the_rows_of_its_own_sockets(  # type: ignore[no-untyped-def]
+    fake_clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A watcher's page said "There is no game at this link." as it opened, at a load of 40:
+    its row was swept between its arrival and its name in the watchers' chat. The heartbeat
+    read its list of sockets before the socket was in it, and its sweep came more than
+    :data:`heartbeat.EXPIRY` after the row was written (a process that busy lags), so it
+    took the row of its own open socket for a dead process's. A row that the process holds
+    when it sweeps, or that was written after its beat began, is not swept; a dead
+    process's rows still are, and their room is told."""
+    table, dead = Table("ana"), Table("ben")
+    services.arrive(dead.code)  # Its process died: nobody beats for it.
+    _, early, _ = services.arrive(table.code)  # Written, not yet held: the process lags...
+    fake_clock.advance(heartbeat.EXPIRY.total_seconds() + 1)
+    _, held, _ = services.arrive(table.code)
+    socket(table.code, held, None)
+    late: list[int] = []
+    real_beat = heartbeat.beat
+
+    def beat_then_lag(alive: list[heartbeat.Socket]) -> list[str]:
+        assert [s.id for s in alive] == [held]
+        changed = real_beat(alive)
+        late.append(services.arrive(table.code)[1])  # Written once the beat read its list.
+        fake_clock.advance(heartbeat.EXPIRY.total_seconds() + 1)  # The process lags again,
+        socket(table.code, early, None)  # ... and holds the early socket at last.
+        return changed
+
+    told: list[str] = []
+
+    async def tell(command, code):  # type: ignore[no-untyped-def]
+        told.append(code)
+
+    async def sleep(seconds: float) -> None:
+        raise Stop
+
+    monkeypatch.setattr(heartbeat, "beat", beat_then_lag)
+    monkeypatch.setattr(outbox, "run", tell)
+    monkeypatch.setattr(watch.asyncio, "sleep", sleep)
+    with pytest.raises(Stop):
+        asyncio.run(watch.keep_alive())
+
+    assert told == [dead.code]
+    assert not Connection.objects.filter(game__code=dead.code).exists()
+    assert set(Connection.objects.filter(game__code=table.code).values_list("pk", flat=True)) == {
+        early,
+        held,
+        *late,
+    }
+    socket(table.code, late[0], None)  # Held by the next beat, which finds every row there.
+    assert real_beat(list(heartbeat.sockets.values())) == []
+    assert services.watcher_name(table.code, early) == "Watcher 1"
+    assert services.watcher_name(table.code, late[0]) == "Watcher 2"
 
 
 def test_a_watch_left_on_a_closed_event_loop_keeps_no_later_loop_from_watching(  # type: ignore[no-untyped-def]
