@@ -155,14 +155,24 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 #: whole game in Chromium takes 40-45 s at a load of 10 on two cores, and passed 120 s at a
 #: load of 32 (the hog and two other suites): a bound on a hang, not a measure of speed.
 BROWSER_TIMEOUT = 360
+#: pytest-timeout's bound for a test that asks for :func:`kept_tables`: the first one in a fresh
+#: checkout solves Yatzy's odds (a minute of CPU on a quiet machine), the others wait for it on
+#: the lock. At a load of about 40 it had used 33 s of CPU when the 300 s bound stopped it, and
+#: the 14 tests of tests/strategy/test_yatzy.py failed in their set-up. A bound on a hang.
+KEPT_TABLES_TIMEOUT = 1200
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Run the browser tests last, so a process starts Chromium once (:class:`Chromium`), and
-    give them :data:`BROWSER_TIMEOUT` unless they set a bound of their own."""
+    give them :data:`BROWSER_TIMEOUT` unless they set a bound of their own (the tests that
+    need :func:`kept_tables`, :data:`KEPT_TABLES_TIMEOUT`)."""
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
     for item in items:
-        if item.get_closest_marker("browser") and not item.get_closest_marker("timeout"):
+        if item.get_closest_marker("timeout"):
+            continue
+        if "kept_tables" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.timeout(KEPT_TABLES_TIMEOUT))
+        elif item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.timeout(BROWSER_TIMEOUT))
 
 
