@@ -882,6 +882,14 @@ class Server:
                         command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
                     )
                 )
+        try:
+            self.wait_until_ready()
+        except BaseException:  # Its servers go with it: left running, they loaded the machine.
+            self.stop()
+            raise
+
+    def wait_until_ready(self) -> None:
+        """Return once every server answers /health/ (:data:`START_PATIENCE` at most)."""
         deadline = time.monotonic() + START_PATIENCE
         opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
         for url in self.urls:
