@@ -43,9 +43,22 @@ class Found:
 _SELECTOR = re.compile(r"^[#.\[(]|\[[\w-]+[\]=]")
 
 
+#: A class attribute's names, the BEM way the stylesheets name them: "feed__item
+#: feed__item--chat", "die die--" (a modifier's ``${...}`` taken out), one of them at least
+#: with an element or a modifier.
+_CLASS_NAME = re.compile(r"^[a-z][a-z0-9-]*?(?:__[a-z0-9-]+?)?(?:--[a-z0-9-]*)?$")
+
+
+def is_class_list(text: str) -> bool:
+    names = text.split()
+    return all(_CLASS_NAME.match(name) for name in names) and any(
+        "__" in name or "--" in name for name in names
+    )
+
+
 def reads_as_words(text: str) -> bool:
     text = " ".join(text.split())
-    if text in NOT_WORDS or _SELECTOR.search(text):
+    if text in NOT_WORDS or _SELECTOR.search(text) or is_class_list(text):
         return False
     return bool(_SENTENCE.search(text) or _CAPITALISED.match(text))
 

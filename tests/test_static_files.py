@@ -25,6 +25,7 @@ def test_collected_scripts_import_each_other_by_their_hashed_names(settings, tmp
             "botpace.js",
             "clock.js",
             "dailyresult.js",
+            "i18n.js",
             "odds.js",
             "play.js",
             "showodds.js",

@@ -4,6 +4,7 @@
 // The browser only asks: every roll, hold and score is the server's answer.
 
 import { TurnAlerts } from "./alerts.js";
+import { gettext, interpolate } from "./i18n.js";
 import { spokenLeft, msLeft } from "./clock.js";
 import { RoomSocket } from "./socket.js";
 import { applyEvent, applyPresence, eventEndsWait, isMyTurn, isPlaying, snapshotEndsWait } from "./state.js";
@@ -103,7 +104,7 @@ const socket = new RoomSocket(config.websocket, {
 function send(type, fields = {}) {
   const id = `${type}-${++requestId}`;
   if (!socket.send({ type, id, ...fields })) {
-    room.say("Not connected: waiting to reconnect, then try again.", "error");
+    room.say(gettext("Not connected: waiting to reconnect, then try again."), "error");
     return false;
   }
   return true;
@@ -196,13 +197,15 @@ function onEvent(message, receivedAt) {
 // What happened to this player's own seat, said to them too (the toast is read out).
 function tellMe({ kind, data }, wasPlaying) {
   if (kind === "left" && wasPlaying) {
-    room.say(data.by === "host" ? "The host removed you from the game: you are watching now." : "You left the game: you are watching now.", "notice");
+    room.say(data.by === "host"
+      ? gettext("The host removed you from the game: you are watching now.")
+      : gettext("You left the game: you are watching now."), "notice");
   } else if (kind === "away") {
-    room.say("You are away: a bot plays your turns until you press I'm back (or type back).", "notice");
+    room.say(gettext("You are away: a bot plays your turns until you press I'm back (or type back)."), "notice");
   } else if (kind === "back") {
-    room.say("You are back: your turns wait for you again.", "notice"); // Not "away" a moment longer.
+    room.say(gettext("You are back: your turns wait for you again."), "notice"); // Not "away" a moment longer.
   } else if (kind === "handed") {
-    room.say("The host handed your seat to a bot for the rest of the game: you are watching it play.", "notice");
+    room.say(gettext("The host handed your seat to a bot for the rest of the game: you are watching it play."), "notice");
   }
 }
 
@@ -215,7 +218,7 @@ function onError(message) {
     play.holdAnswered(true);
     coach.forget();
     resyncing = false;
-    room.say("Too many clicks at once: one moment.", "error");
+    room.say(gettext("Too many clicks at once: one moment."), "error");
     setTimeout(resync, RATE_LIMIT_PAUSE_MS);
     changed("pending");
     return;
@@ -233,7 +236,7 @@ function onError(message) {
     resync(); // Show the holds the server has.
   }
   if (message.code === "stale") {
-    room.say("The table changed before your move arrived: look again and decide.", "error");
+    room.say(gettext("The table changed before your move arrived: look again and decide."), "error");
     resync();
   } else {
     room.say(capitalise(message.message) + ".", "error");
@@ -282,7 +285,9 @@ function noticeTurn() {
   }
   if (mine && wasMyTurn === false) {
     const clock = turn.shownClock();
-    alerts.ring(clock ? `You have ${spokenLeft(msLeft(clock, performance.now()))}.` : "Roll when you are ready.");
+    alerts.ring(clock
+      ? interpolate(gettext("You have %(time)s."), { time: spokenLeft(msLeft(clock, performance.now())) }, true)
+      : gettext("Roll when you are ready."));
   }
   wasMyTurn = mine;
 }

@@ -2,6 +2,8 @@
 // its events. Nothing here decides a rule; the server sends what a roll may
 // score (`options`) and each card after a score.
 
+import { gettext, interpolate, lang, ngettext } from "./i18n.js";
+
 const RECENT_KEPT = 50;
 
 export function freshTurn(seat) {
@@ -172,12 +174,13 @@ export function hostActions(state) {
     .map((p) => ({ seat: p.seat, name: p.name, marks: seatMarks(p), hand: !p.handed }));
 }
 
-// What a seat's label says in words beside the name (never colour alone): a person
-// whose turns a bot plays for now ("away") or for good ("bot plays"), or who has no
-// connection ("offline"). Nothing for a bot's own seat or a seat that left.
+// What a seat's label says beside the name (never colour alone), as codes that
+// panels/dom.js markBadge words: a person whose turns a bot plays for now ("away") or for
+// good ("bot-plays"), or who has no connection ("offline"). Nothing for a bot's own seat or
+// a seat that left.
 export function seatMarks(player) {
   if (player.bot || player.left) return [];
-  if (player.handed) return ["bot plays"];
+  if (player.handed) return ["bot-plays"];
   const marks = player.away ? ["away"] : [];
   if (!player.connected) marks.push("offline");
   return marks;
@@ -190,81 +193,141 @@ export function applyPresence(state, message) {
   state.watchers = message.watchers;
 }
 
-// What an event says in the room's feed, as lines of text. Seats are named from
-// `players`; the events that change who sits where carry their own names.
-const BOT_PACE_WORDS = { natural: "at a natural pace", quick: "quickly", instant: "instantly" };
+// What an event says in the room's feed, as lines of text, in the reader's language. Seats
+// are named from `players`; the events that change who sits where carry their own names.
+// Each line is one whole sentence of the catalog with named placeholders (a translator
+// orders the words their language needs); box names are the card's own `labels` (the
+// server's, in the reader's language and the room's game: Kniffel's, Yatzy's).
+
+// The list of names in the reader's language: "Ana and Bo", "Ana und Bo", "Ana och Bo".
+export function nameList(names) {
+  return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(names);
+}
+
+// A seat the page has no player for: "Seat 3".
+const seatNumbered = (seat) => interpolate(gettext("Seat %(number)s"), { number: seat + 1 }, true);
+
+// What the clock or a bot did for a seat, and what a player did: { kept, rolled }.
+function rolledWords(by, away) {
+  if (by === "clock") {
+    return { kept: gettext("The clock kept %(dice)s for %(name)s."), rolled: gettext("The clock rolled %(dice)s for %(name)s.") };
+  }
+  if (by === "bot" && away) {
+    return { kept: gettext("A bot kept %(dice)s for %(name)s (away)."), rolled: gettext("A bot rolled %(dice)s for %(name)s (away).") };
+  }
+  if (by === "bot") {
+    return { kept: gettext("A bot kept %(dice)s for %(name)s."), rolled: gettext("A bot rolled %(dice)s for %(name)s.") };
+  }
+  return { kept: gettext("%(name)s kept %(dice)s."), rolled: gettext("%(name)s rolled %(dice)s.") };
+}
+
+// A score in the feed: by the player, by the clock when their time ran out, or by a bot.
+function scoredWords({ by, away, bonus, points }) {
+  if (by === "clock") {
+    return bonus
+      ? ngettext("%(name)s's time ran out: the clock scored %(points)s in %(box)s and a Yahtzee bonus of 100.",
+        "%(name)s's time ran out: the clock scored %(points)s in %(box)s and a Yahtzee bonus of 100.", points)
+      : ngettext("%(name)s's time ran out: the clock scored %(points)s in %(box)s.",
+        "%(name)s's time ran out: the clock scored %(points)s in %(box)s.", points);
+  }
+  if (by === "bot" && away) {
+    return bonus
+      ? ngettext("A bot scored %(points)s in %(box)s and a Yahtzee bonus of 100 for %(name)s (away).",
+        "A bot scored %(points)s in %(box)s and a Yahtzee bonus of 100 for %(name)s (away).", points)
+      : ngettext("A bot scored %(points)s in %(box)s for %(name)s (away).",
+        "A bot scored %(points)s in %(box)s for %(name)s (away).", points);
+  }
+  if (by === "bot") {
+    return bonus
+      ? ngettext("A bot scored %(points)s in %(box)s and a Yahtzee bonus of 100 for %(name)s.",
+        "A bot scored %(points)s in %(box)s and a Yahtzee bonus of 100 for %(name)s.", points)
+      : ngettext("A bot scored %(points)s in %(box)s for %(name)s.", "A bot scored %(points)s in %(box)s for %(name)s.", points);
+  }
+  return bonus
+    ? ngettext("%(name)s scored %(points)s in %(box)s and a Yahtzee bonus of 100.",
+      "%(name)s scored %(points)s in %(box)s and a Yahtzee bonus of 100.", points)
+    : ngettext("%(name)s scored %(points)s in %(box)s.", "%(name)s scored %(points)s in %(box)s.", points);
+}
+
+// The end of a game, with the best total.
+function finishedWords(winners, points, { solo, daily }) {
+  if (solo && daily) return ngettext("Game over: %(name)s scored %(points)s on today's dice.", "Game over: %(name)s scored %(points)s on today's dice.", points);
+  if (solo) return ngettext("Game over: %(name)s scored %(points)s.", "Game over: %(name)s scored %(points)s.", points);
+  if (winners === 1) return ngettext("Game over: %(name)s wins with %(points)s.", "Game over: %(name)s wins with %(points)s.", points);
+  return ngettext("Game over: %(names)s share the win with %(points)s.", "Game over: %(names)s share the win with %(points)s.", points);
+}
+
+function botPaceWords(pace) {
+  if (pace === "natural") return gettext("%(name)s set the bots to play at a natural pace.");
+  if (pace === "quick") return gettext("%(name)s set the bots to play quickly.");
+  if (pace === "instant") return gettext("%(name)s set the bots to play instantly.");
+  return gettext("%(name)s set the bots' pace: %(pace)s."); // A pace newer than this page: its code.
+}
 
 // `daily`: the game plays today's dice (the end says so, and there is no winner to name).
 export function describe(message, players, labels, { daily = false } = {}) {
   const { kind, data } = message;
-  const name = (seat) => (players[seat] ? players[seat].name : `Seat ${seat + 1}`);
+  const name = (seat) => (players[seat] ? players[seat].name : seatNumbered(seat));
   const dice = (faces) => faces.join(" ");
+  const say = (format, values = {}) => [interpolate(format, values, true)];
   // Whom a stand-in played for: a seat the host handed to a bot is not "away" for a while, it is the bot's.
-  const forSeat = (seat, by) => `for ${name(seat)}${by === "bot" && !(players[seat] && players[seat].handed) ? " (away)" : ""}`;
+  const away = (seat) => !(players[seat] && players[seat].handed);
   switch (kind) {
     case "created":
-      return ["The room was opened."];
+      return [gettext("The room was opened.")];
     case "joined":
-      if (data.bot) return [`${data.name} took a seat (a computer player).`];
-      return [`${data.name} took a seat${data.host ? " as host" : ""}.`];
+      if (data.bot) return say(gettext("%(name)s took a seat (a computer player)."), data);
+      return say(data.host ? gettext("%(name)s took a seat as host.") : gettext("%(name)s took a seat."), data);
     case "unseated":
-      return [`${data.name} left the table.`];
+      return say(gettext("%(name)s left the table."), data);
     case "left":
-      if (data.by === "host") return [`${data.name} was removed by the host.`];
-      return [`${data.name} left the game.`];
+      return say(data.by === "host" ? gettext("%(name)s was removed by the host.") : gettext("%(name)s left the game."), data);
     case "started":
-      return [`The game started: ${data.players.join(", ")}.`];
+      return say(gettext("The game started: %(players)s."), { players: data.players.join(", ") });
     case "roll_off": {
-      const throws = data.throws.map(([seat, faces]) => `${name(seat)} ${faces.reduce((a, b) => a + b, 0)}`);
-      const outcome = data.first === null ? "a tie, so they roll again" : `${name(data.first)} goes first`;
-      return [`Roll-off: ${throws.join(", ")}: ${outcome}.`];
+      const throws = data.throws.map(([seat, faces]) => `${name(seat)} ${faces.reduce((a, b) => a + b, 0)}`).join(", ");
+      if (data.first === null) return say(gettext("Roll-off: %(throws)s: a tie, so they roll again."), { throws });
+      return say(gettext("Roll-off: %(throws)s: %(name)s goes first."), { throws, name: name(data.first) });
     }
     case "rolled": {
-      const kept = data.held.length ? dice(data.held.map((i) => data.dice[i])) : null;
-      if (data.by === "clock" || data.by === "bot") {
-        const who = data.by === "clock" ? "The clock" : "A bot";
-        const forWhom = forSeat(data.seat, data.by);
-        return [...(kept ? [`${who} kept ${kept} ${forWhom}.`] : []), `${who} rolled ${dice(data.dice)} ${forWhom}.`];
-      }
-      return [...(kept ? [`${name(data.seat)} kept ${kept}.`] : []), `${name(data.seat)} rolled ${dice(data.dice)}.`];
+      const words = rolledWords(data.by, away(data.seat));
+      const values = { name: name(data.seat), dice: dice(data.dice) };
+      const kept = data.held.length ? say(words.kept, { ...values, dice: dice(data.held.map((i) => data.dice[i])) }) : [];
+      return [...kept, ...say(words.rolled, values)];
     }
     case "held":
       return [];
     case "scored": {
-      const bonus = data.yahtzee_bonus ? " and a Yahtzee bonus of 100" : "";
-      const what = `${data.points} in ${labels[data.category] || data.category}${bonus}`;
-      if (data.by === "clock") return [`${name(data.seat)}'s time ran out: the clock scored ${what}.`];
-      if (data.by === "bot") return [`A bot scored ${what} ${forSeat(data.seat, "bot")}.`];
-      return [`${name(data.seat)} scored ${what}.`];
+      const points = data.points;
+      const words = scoredWords({ by: data.by, away: away(data.seat), bonus: data.yahtzee_bonus, points });
+      return say(words, { name: name(data.seat), points, box: labels[data.category] || data.category });
     }
     case "away":
-      return [`${data.name} is away: a bot plays for ${data.name} until ${data.name} comes back.`];
+      return say(gettext("%(name)s is away: a bot plays for %(name)s until %(name)s comes back."), data);
     case "back":
-      return [`${data.name} is back.`];
+      return say(gettext("%(name)s is back."), data);
     case "handed":
-      return [`The host handed ${data.name}'s seat to a bot.`];
+      return say(gettext("The host handed %(name)s's seat to a bot."), data);
     case "abandoned":
-      return ["The game was abandoned: nobody played for a long while."];
+      return [gettext("The game was abandoned: nobody played for a long while.")];
     case "finished": {
       const winners = data.winners.map(name);
-      if (!winners.length) return ["The game is over."];
-      const best = data.totals[data.winners[0]];
+      if (!winners.length) return [gettext("The game is over.")];
+      const points = data.totals[data.winners[0]];
       // A solo game has a score, not a winner; a daily one is on the dice everyone plays today.
-      if (players.length === 1) return [`Game over: ${winners[0]} scored ${best}${daily ? " on today's dice" : ""}.`];
-      return winners.length === 1
-        ? [`Game over: ${winners[0]} wins with ${best}.`]
-        : [`Game over: ${winners.join(" and ")} share the win with ${best}.`];
+      const words = finishedWords(winners.length, points, { solo: players.length === 1, daily });
+      return say(words, { name: winners[0], names: nameList(winners), points });
     }
     case "rematch":
-      return [`${data.name} started a rematch.`];
+      return say(gettext("%(name)s started a rematch."), data);
     case "coach":
-      return [`${data.name} turned the coach ${data.on ? "on" : "off"}.`];
+      return say(data.on ? gettext("%(name)s turned the coach on.") : gettext("%(name)s turned the coach off."), data);
     case "bot_pace":
-      return [`${data.name} set the bots to play ${BOT_PACE_WORDS[data.pace] || data.pace}.`];
+      return say(botPaceWords(data.pace), data);
     case "show_odds":
-      return [data.show
-        ? `${data.name} let the players see who is likely to win.`
-        : `${data.name} hid who is likely to win from the players (watchers still see it).`];
+      return say(data.show
+        ? gettext("%(name)s let the players see who is likely to win.")
+        : gettext("%(name)s hid who is likely to win from the players (watchers still see it)."), data);
     default:
       return [];
   }
@@ -281,6 +344,6 @@ export const isHanded = (state) => Boolean(mySeat(state) && mySeat(state).handed
 export const isPlayer = (state) => Boolean(state && state.you) && !isHanded(state);
 export const isMyTurn = (state) => isPlaying(state) && Boolean(state.you) && Boolean(state.turn)
   && state.turn.seat === state.you.seat && !isAway(state);
-export const seatName = (state, seat) => (state.players[seat] ? state.players[seat].name : `Seat ${seat + 1}`);
+export const seatName = (state, seat) => (state.players[seat] ? state.players[seat].name : seatNumbered(seat));
 // Where a turn stands ("dice/rolls left"): an answer for another position is stale.
 export const position = (turn) => `${turn.dice.join("")}/${turn.rolls_left}`;

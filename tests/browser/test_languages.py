@@ -1,19 +1,24 @@
 """The site in other languages, in a real Chromium: the browser's language chooses the page's,
-the footer's switcher changes it (with or without scripts) and it is remembered, and a room
-in German (Kniffel's long box names) or Swedish Yatzy fits a phone and a desktop.
+the footer's switcher changes it (with or without scripts) and it is remembered, a room
+in German (Kniffel's long box names) or Swedish Yatzy fits a phone and a desktop, and one
+room played by a German and a Swedish browser at once reads in each its own language.
 
-The room's scripts still write their own words in English (static/js/room.js is not yet
-converted: tests/test_translations.py lists it in the remainder); what the server renders,
-the box names and the scripts' catalog come in the reader's language.
+The room's waits read signals that do not depend on the language (the turn's class, the
+dice's faces in the state), so the same helpers serve every language.
 """
 
+import re
+
 import pytest
-from playwright.sync_api import expect
+from django.utils import translation
+from playwright.sync_api import Page, expect
 
 from games.engine import rules
+from games.engine.rules import Category
 from games.strategy import load
+from games.words import box_label
 from tests.browser.axe import FAILING, violations
-from tests.browser.test_room import create_room, expect_dice, expect_my_turn
+from tests.browser.test_room import click_box, create_room, join
 from tests.browser.test_table import OFF_SCREEN, STRAIGHT, roll_off, seat_bots
 from tests.browser.watch import VIEWPORTS, PageWatch
 
@@ -102,6 +107,23 @@ def test_the_switcher_changes_the_language_and_it_is_remembered(
     context.close()
 
 
+def expect_my_turn(page: Page) -> None:
+    """It is this page's turn, in any language: the turn's section says so by its class,
+    and the page has brought the turn into view (test_room.expect_my_turn reads English)."""
+    expect(page.locator("#turn")).to_have_class(re.compile(r"\bturn--mine\b"))
+    page.wait_for_function("() => !window.yahtzeeRoom.turnScrolling")
+
+
+def expect_faces(page: Page, faces: list[int]) -> None:
+    """The page has these dice in its state, and they have landed in the tray."""
+    page.wait_for_function(
+        "faces => { const t = window.yahtzeeRoom.state.turn;"
+        " return Boolean(t && t.dice) && t.dice.join() === faces.join(); }",
+        arg=faces,
+    )
+    expect(page.locator(".die-button--rolling")).to_have_count(0)
+
+
 @pytest.fixture(autouse=True)
 def _strategy_ready() -> None:
     """Load the tables before the server is forked, so the coach answers at once."""
@@ -162,8 +184,7 @@ def test_a_room_in_another_language_fits_the_card_on_one_screen(
     page.click("#start-button")
     expect_my_turn(page)
     page.click("#roll-button")
-    expect_dice(page, STRAIGHT)
-    expect(page.locator(".die-button--rolling")).to_have_count(0)
+    expect_faces(page, STRAIGHT)
 
     expect(page.locator("html")).to_have_attribute("lang", language)
     # German's long names carry soft hyphens (where a phone may break them): read without.
@@ -190,3 +211,111 @@ def test_a_room_in_another_language_fits_the_card_on_one_screen(
         assert not bad, "\n".join(map(str, bad))
     watch.assert_clean(live_server_url)
     context.close()
+
+
+#: Bo's first roll: 13 in Chance on either card.
+BO_ROLLS = [2, 2, 3, 3, 3]
+#: Ana's straight (6 5 3 2 4) in the Large straight: Yahtzee's fixed 40, Yatzy's sum.
+LARGE_STRAIGHT_POINTS = {"official": 40, "yatzy": 20}
+
+
+def box_in(language: str, category: Category, preset: str) -> str:
+    """A box's name as the server words it for a reader of ``language`` (games/words.py)."""
+    with translation.override(language):
+        return box_label(category, preset)
+
+
+def feed_in(language: str, preset: str) -> list[str]:
+    """The lines the feed shows for Ana's first turn and Bo's, in ``language``."""
+    straight = box_in(language, Category.LARGE_STRAIGHT, preset)
+    chance = box_in(language, Category.CHANCE, preset)
+    points = LARGE_STRAIGHT_POINTS[preset]
+    if language == "de":
+        return [
+            "Ana hat als Gastgeberin oder Gastgeber Platz genommen.",
+            "Bo hat Platz genommen.",
+            "Das Spiel hat begonnen: Ana, Bo.",
+            "Auswürfeln: Ana 30, Bo 7: Ana fängt an.",
+            "Ana hat 6 5 3 2 4 gewürfelt.",
+            f"Ana hat {points} Punkte bei {straight} eingetragen.",
+            "Bo hat 2 2 3 3 3 gewürfelt.",
+            f"Bo hat 13 Punkte bei {chance} eingetragen.",
+        ]
+    return [
+        "Ana tog plats som värd.",
+        "Bo tog plats.",
+        "Partiet började: Ana, Bo.",
+        "Utslagning: Ana 30, Bo 7: Ana börjar.",
+        "Ana slog 6 5 3 2 4.",
+        f"Ana skrev in {points} poäng på {straight}.",
+        "Bo slog 2 2 3 3 3.",
+        f"Bo skrev in 13 poäng på {chance}.",
+    ]
+
+
+def roll_on_turn(player: Page, other: Page, faces: list[int], words: list[str]) -> None:
+    """``player``'s turn begins and they roll ``faces``; ``words``: the turn's heading on
+    each page (``player``'s, ``other``'s) and the Roll button's after the roll."""
+    mine, theirs, roll_again = words
+    expect_my_turn(player)
+    expect(player.locator("#turn-heading")).to_have_text(mine)
+    expect(other.locator("#turn-heading")).to_have_text(theirs)
+    player.click("#roll-button")
+    expect_faces(player, faces)
+    expect(player.locator("#roll-button")).to_have_text(roll_again)
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+@pytest.mark.parametrize(
+    ("preset", "server_dice"),
+    [
+        ("official", roll_off(2) + STRAIGHT + BO_ROLLS + [1]),
+        ("yatzy", roll_off(2) + STRAIGHT + BO_ROLLS + [1]),
+    ],
+    ids=["yahtzee", "yatzy"],
+)
+def test_a_german_and_a_swedish_browser_play_one_room_each_in_its_own_language(
+    browser, live_server_url, screenshot_dir, viewport, preset
+):  # type: ignore[no-untyped-def]
+    # Every browser words the room's events itself: the same events, two languages, and
+    # the box names of the room's card in each reader's language (Kniffel's, Yatzy's).
+    phone = viewport == "phone"
+    contexts = {
+        language: browser.new_context(
+            viewport=VIEWPORTS[viewport], has_touch=phone, is_mobile=phone, locale=LOCALES[language]
+        )
+        for language in ("de", "sv")
+    }
+    ana, bo = contexts["de"].new_page(), contexts["sv"].new_page()
+    watch = PageWatch.on(ana, bo)
+    url = create_room(ana, live_server_url, "Ana", seats=2, preset=preset)
+    join(bo, url, "Bo")
+    expect(ana.locator("html")).to_have_attribute("lang", "de")
+    expect(bo.locator("html")).to_have_attribute("lang", "sv")
+
+    ana.click("#start-button")
+    roll_on_turn(ana, bo, STRAIGHT, ["Du bist dran", "Ana står på tur", "Nochmal · 2 übrig"])
+    expect(ana.locator(".die-button__label").first).to_have_text("Würfel 1: 6")
+    if phone:
+        # German's long words on a phone: the dice, Roll and every open box on one screen,
+        # nothing wider than its box, the feed's sentences included.
+        assert ana.evaluate(OFF_SCREEN)["missing"] == []
+    scope = "#scorecard th, #scorecard td, .panel h2, .button, #feed li, #turn-hint, #room-status"
+    assert ana.evaluate(OVERFLOWING, scope) == []
+    click_box(ana, ana.locator('#scorecard td[data-seat="0"][data-box="large_straight"] button'))
+
+    roll_on_turn(bo, ana, BO_ROLLS, ["Din tur", "Bo ist dran", "Slå igen · 2 kvar"])
+    click_box(bo, bo.locator('#scorecard td[data-seat="1"][data-box="chance"] button'))
+
+    for language, page in (("de", ana), ("sv", bo)):
+        expect(page.locator("#feed li")).to_contain_text(feed_in(language, preset))
+        assert page.evaluate(OVERFLOWING, scope) == []
+    expect_my_turn(ana)
+    for language, page in (("de", ana), ("sv", bo)):
+        page.evaluate("scrollTo(0, 0)")
+        name = f"two-languages-{preset}-{language}-{viewport}"
+        page.screenshot(path=screenshot_dir / f"{name}.png")
+        page.screenshot(path=screenshot_dir / f"{name}-whole.png", full_page=True)
+    watch.assert_clean(live_server_url)
+    for context in contexts.values():
+        context.close()

@@ -119,7 +119,7 @@ group("describe: the clock, the bots and the away seats", () => {
   });
 });
 
-group("seatMarks: what a seat's label says in words", () => {
+group("seatMarks: what a seat's label says, as codes (panels/dom.js words them)", () => {
   const person = (fields) => ({ seat: 0, name: "Ana", bot: null, connected: true, left: false, away: false, handed: false, ...fields });
 
   test("a person here and playing: nothing", () => {
@@ -130,7 +130,7 @@ group("seatMarks: what a seat's label says in words", () => {
     assert.deepEqual(seatMarks(person({ away: true })), ["away"]);
     assert.deepEqual(seatMarks(person({ connected: false })), ["offline"]);
     assert.deepEqual(seatMarks(person({ away: true, connected: false })), ["away", "offline"]);
-    assert.deepEqual(seatMarks(person({ away: true, handed: true, connected: false })), ["bot plays"]);
+    assert.deepEqual(seatMarks(person({ away: true, handed: true, connected: false })), ["bot-plays"]);
   });
 
   test("a bot's own seat and a seat that left: nothing (their badges say it)", () => {
@@ -163,7 +163,7 @@ group("hostActions: the seats the host may remove or hand to a bot", () => {
   test("a seat already handed to a bot may be removed, not handed again", () => {
     const state = room();
     Object.assign(state.players[2], { away: true, handed: true });
-    assert.deepEqual(hostActions(state), [{ seat: 2, name: "Cy", marks: ["bot plays"], hand: false }]);
+    assert.deepEqual(hostActions(state), [{ seat: 2, name: "Cy", marks: ["bot-plays"], hand: false }]);
   });
 
   test("never the host's own seat, a bot, or a seat that left", () => {

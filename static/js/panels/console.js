@@ -6,6 +6,7 @@
 // the screen's foot.
 
 import { Confirmation, HELP, confirmPrompt, echo, findSeat, parse } from "../commands.js";
+import { gettext } from "../i18n.js";
 import { seatName } from "../state.js";
 
 const TOAST_MS = 4000;
@@ -91,7 +92,7 @@ export class ConsolePanel {
         say("");
         return this.typing("scored", play.confirmScore());
       case "chat":
-        if (!this.room.state.you) return say("Only players write in this chat; watchers talk in the watchers' chat.", "error");
+        if (!this.room.state.you) return say(gettext("Only players write in this chat; watchers talk in the watchers' chat."), "error");
         return this.typing("chat", this.room.send("chat", { text: command.text }));
       case "back":
         return this.seat.comeBack();
@@ -115,9 +116,9 @@ export class ConsolePanel {
 
   leave(sure) {
     const { state, say } = this.room;
-    if (!state.you) return say("You are watching: you have no seat to leave.", "error");
+    if (!state.you) return say(gettext("You are watching: you have no seat to leave."), "error");
     const status = state.game.status;
-    if (status !== "playing" && status !== "lobby") return say("The game is over: there is nothing to leave.", "error");
+    if (status !== "playing" && status !== "lobby") return say(gettext("The game is over: there is nothing to leave."), "error");
     if (!sure && !this.asks.check("leave", performance.now())) return say(confirmPrompt("leave"));
     say("");
     return this.room.send("leave");

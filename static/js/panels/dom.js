@@ -1,6 +1,8 @@
 // What the panels share to draw: elements made in their own document (the page's, or a
 // test's), and the few pieces more than one panel shows.
 
+import { pgettext } from "../i18n.js";
+
 // `el(tag, attributes, ...children)` in `doc`.
 export function maker(doc) {
   return (tag, attributes = {}, ...children) => {
@@ -11,9 +13,16 @@ export function maker(doc) {
   };
 }
 
-// "away", "bot plays", "offline": in words, with a colour.
+// A seat's mark (state.js seatMarks: "away", "bot-plays", "offline") in words, with a colour.
 export function markBadge(el, mark) {
-  return el("span", { class: `badge badge--${mark.replace(/\s+/g, "-")}` }, mark);
+  return el("span", { class: `badge badge--${mark}` }, markWords(mark));
+}
+
+export function markWords(mark) {
+  if (mark === "away") return pgettext("a seat's mark", "away");
+  if (mark === "bot-plays") return pgettext("a seat's mark", "bot plays");
+  if (mark === "offline") return pgettext("a seat's mark", "offline");
+  return mark;
 }
 
 // Five (or fewer) small dice, read out as their faces.

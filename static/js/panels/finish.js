@@ -3,14 +3,23 @@
 // confetti for everyone who has not asked their system for less motion. A rematch takes
 // everyone in the room, watchers too, to its new room.
 
-import { seatName } from "../state.js";
+import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
+import { nameList, seatName } from "../state.js";
 import { maker, setDisabled, setHidden, setText } from "./dom.js";
 
 const CELEBRATION_MS = 2600;
 const REMATCH_DELAY_MS = 800; // Long enough to read where you are going.
 const ENDS = ["rematch-button", "rematch-link", "finish-note"];
 
-const ordinal = (n) => ({ 1: "1st", 2: "2nd", 3: "3rd" })[n] || `${n}th`;
+// A place in the ranking: "1st", "2nd" in English, "1.", "2." in German (as games/words.py).
+function ordinal(place) {
+  const last = place < 20 ? place : place % 10;
+  let format = pgettext("a place in a ranking, as 4th 11th", "%(place)sth");
+  if (last === 1) format = pgettext("a place in a ranking, as 1st 21st", "%(place)sst");
+  else if (last === 2) format = pgettext("a place in a ranking, as 2nd 22nd", "%(place)snd");
+  else if (last === 3) format = pgettext("a place in a ranking, as 3rd 23rd", "%(place)srd");
+  return interpolate(format, { place }, true);
+}
 
 export class FinishPanel {
   follows = new Set(["finished", "abandoned", "rematch", "pending"]);
@@ -37,8 +46,8 @@ export class FinishPanel {
     setHidden(this.section, !(finished || abandoned));
     if (abandoned) {
       // Ended unfinished: the cards as they stood, and nothing to do.
-      setText(this.heading, "Game abandoned");
-      setText(this.headline, "The game ended unfinished: nobody played for a long while.");
+      setText(this.heading, gettext("Game abandoned"));
+      setText(this.headline, gettext("The game ended unfinished: nobody played for a long while."));
       this.ranking.replaceChildren();
       for (const part of Object.values(this.parts)) setHidden(part, true);
       return;
@@ -48,7 +57,10 @@ export class FinishPanel {
       // One game a day on the day's dice: its place and the engine's score are on the board.
       for (const part of Object.values(this.parts)) setHidden(part, true);
       const total = state.players[0] ? state.players[0].card.total : 0;
-      setText(this.headline, `${state.you ? "You scored" : `${seatName(state, 0)} scored`} ${total} on today's dice.`);
+      const words = state.you
+        ? ngettext("You scored %(points)s on today's dice.", "You scored %(points)s on today's dice.", total)
+        : ngettext("%(name)s scored %(points)s on today's dice.", "%(name)s scored %(points)s on today's dice.", total);
+      setText(this.headline, interpolate(words, { name: seatName(state, 0), points: total }, true));
       this.ranking.replaceChildren();
       return;
     }
@@ -61,11 +73,17 @@ export class FinishPanel {
     const best = winners.length ? state.players[winners[0]].card.total : 0;
     const mine = state.you && winners.includes(state.you.seat);
     let headline;
-    if (!names.length) headline = "Everybody left: nobody won.";
-    else if (state.players.length === 1) headline = `${mine ? "You scored" : `${names[0]} scored`} ${best} points.`;
-    else if (names.length === 1) headline = `${mine ? "You win" : `${names[0]} wins`} with ${best} points!`;
-    else headline = `${names.join(" and ")} share the win with ${best} points.`;
-    setText(this.headline, headline);
+    if (!names.length) headline = gettext("Everybody left: nobody won.");
+    else if (state.players.length === 1) {
+      headline = mine
+        ? ngettext("You scored %(points)s point.", "You scored %(points)s points.", best)
+        : ngettext("%(name)s scored %(points)s point.", "%(name)s scored %(points)s points.", best);
+    } else if (names.length === 1) {
+      headline = mine
+        ? ngettext("You win with %(points)s point!", "You win with %(points)s points!", best)
+        : ngettext("%(name)s wins with %(points)s point!", "%(name)s wins with %(points)s points!", best);
+    } else headline = ngettext("%(names)s share the win with %(points)s point.", "%(names)s share the win with %(points)s points.", best);
+    setText(this.headline, interpolate(headline, { name: names[0], names: nameList(names), points: best }, true));
     this.drawRanking(winners);
   }
 
@@ -88,7 +106,7 @@ export class FinishPanel {
       const item = el("li", { class: `ranking__item${winners.includes(player.seat) ? " ranking__item--winner" : ""}` });
       const place = unplaced(player) === Infinity ? "–" : ordinal(player.place);
       item.append(el("span", { class: "ranking__place" }, place),
-        el("span", { class: "ranking__name" }, player.name + (player.left ? " (left)" : "")),
+        el("span", { class: "ranking__name" }, player.left ? interpolate(gettext("%(name)s (left)"), player, true) : player.name),
         el("span", { class: "ranking__total" }, String(player.card.total)));
       return item;
     }));
@@ -115,7 +133,7 @@ export class FinishPanel {
   }
 
   goToRematch({ code, name }) {
-    this.room.say(`${name} started a rematch: taking you to the new room…`, "notice");
+    this.room.say(interpolate(gettext("%(name)s started a rematch: taking you to the new room…"), { name }, true), "notice");
     setTimeout(() => this.doc.defaultView.location.assign(`/g/${encodeURIComponent(code)}/`), REMATCH_DELAY_MS);
   }
 }

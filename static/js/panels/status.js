@@ -4,6 +4,7 @@
 // turn, the cards and the command line).
 
 import { describeTurnClock } from "../clock.js";
+import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { isMyTurn, isPlayer, seatName } from "../state.js";
 import { setHidden, setText } from "./dom.js";
 
@@ -35,14 +36,24 @@ export class StatusPanel {
     setHidden(this.stages.turn, status !== "playing");
     setHidden(this.stages.console, status !== "playing" || !isPlayer(state));
     setHidden(this.stages.cards, status === "lobby");
+    const values = {
+      taken: state.players.length, seats: game.seats, round: game.round, rounds: categories.length,
+      name: state.turn && seatName(state, state.turn.seat),
+    };
     let text;
-    if (status === "lobby") text = `Lobby · ${state.players.length} of ${game.seats} seats taken`;
-    else if (status === "finished") text = "Finished";
-    else if (status === "abandoned") text = "Abandoned: the game ended unfinished";
-    else if (!state.turn) text = "Roll-off";
-    else text = `Round ${game.round} of ${categories.length} · ${isMyTurn(state) ? "your turn" : `${seatName(state, state.turn.seat)}'s turn`}`;
-    const watching = state.watchers ? ` · ${state.watchers} watching` : "";
-    setText(this.status, text + watching + (state.you ? "" : " · you are watching"));
+    if (status === "lobby") {
+      text = ngettext("Lobby · %(taken)s of %(seats)s seat taken", "Lobby · %(taken)s of %(seats)s seats taken", game.seats);
+    } else if (status === "finished") text = gettext("Finished");
+    else if (status === "abandoned") text = gettext("Abandoned: the game ended unfinished");
+    else if (!state.turn) text = gettext("Roll-off");
+    else if (isMyTurn(state)) text = gettext("Round %(round)s of %(rounds)s · your turn");
+    else text = gettext("Round %(round)s of %(rounds)s · %(name)s's turn");
+    const parts = [interpolate(text, values, true)];
+    if (state.watchers) {
+      parts.push(interpolate(ngettext("%(count)s watching", "%(count)s watching", state.watchers), { count: state.watchers }, true));
+    }
+    if (!state.you) parts.push(gettext("you are watching"));
+    setText(this.status, parts.join(" · "));
     // A solo room never has a clock: saying so there would be noise.
     const setting = game.seats > 1 ? describeTurnClock(game.turn_seconds) : null;
     setHidden(this.clockSetting, !setting);
@@ -59,17 +70,17 @@ export class StatusPanel {
     this.connection.dataset.state = connection;
     clearInterval(this.countdown);
     this.retry.hidden = connection !== "waiting";
-    if (connection === "open") text.textContent = "Live";
-    else if (connection === "connecting") text.textContent = "Connecting…";
-    else if (connection === "reconnecting") text.textContent = "Reconnecting…";
+    if (connection === "open") text.textContent = pgettext("the connection", "Live");
+    else if (connection === "connecting") text.textContent = gettext("Connecting…");
+    else if (connection === "reconnecting") text.textContent = gettext("Reconnecting…");
     else if (connection === "gone") {
-      text.textContent = "Closed";
+      text.textContent = pgettext("the connection", "Closed");
       this.lost.hidden = false;
       this.table.hidden = true;
     } else if (connection === "waiting") {
       const tick = () => {
         const seconds = Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
-        text.textContent = `Connection lost. Reconnecting in ${seconds} s…`;
+        text.textContent = interpolate(gettext("Connection lost. Reconnecting in %(seconds)s s…"), { seconds }, true);
       };
       tick();
       this.countdown = setInterval(tick, 500);

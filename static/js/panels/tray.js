@@ -3,6 +3,7 @@
 // thrown ones while a roll lands. A hold changes the dice it holds or releases, nothing
 // else.
 
+import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { isMyTurn, isPlayer } from "../state.js";
 import { setAttr, setDisabled, setHidden, setText, toggleClass } from "./dom.js";
 
@@ -40,18 +41,21 @@ export class TrayPanel {
       setAttr(button, "aria-pressed", String(isHeld));
       toggleClass(button, "die-button--held", isHeld);
       setDisabled(button, !canHold);
-      setText(button.querySelector(".die-button__label"), `Die ${position + 1}: ${face ?? "not rolled"}${isHeld ? ", held" : ""}`);
+      let label = gettext("Die %(number)s: not rolled");
+      if (face && isHeld) label = gettext("Die %(number)s: %(face)s, held");
+      else if (face) label = gettext("Die %(number)s: %(face)s");
+      setText(button.querySelector(".die-button__label"), interpolate(label, { number: position + 1, face }, true));
     });
 
     const mine = isMyTurn(state);
     const roll = this.rollButton;
     setHidden(roll, state.game.status === "finished" || !isPlayer(state));
     setDisabled(roll, !this.room.play.canRoll());
-    let label = "Roll";
-    if (turn && mine) {
-      label = turn.rolls_left ? `${turn.dice ? "Roll again" : "Roll"} · ${turn.rolls_left} left` : "No rolls left";
-    }
-    setText(roll, label);
+    let label = pgettext("the button", "Roll");
+    if (turn && mine && !turn.rolls_left) label = gettext("No rolls left");
+    else if (turn && mine && turn.dice) label = ngettext("Roll again · %(count)s left", "Roll again · %(count)s left", turn.rolls_left);
+    else if (turn && mine) label = ngettext("Roll · %(count)s left", "Roll · %(count)s left", turn.rolls_left);
+    setText(roll, interpolate(label, { count: turn ? turn.rolls_left : 0 }, true));
   }
 
   update(message) {

@@ -4,6 +4,7 @@
 // place; this panel writes the time in it). Now and then a sentence for the screen reader.
 
 import { ClockAnnouncer, formatLeft, isUrgent, localClock, msLeft } from "../clock.js";
+import { gettext, interpolate, pgettext } from "../i18n.js";
 import { turnScroll } from "../inview.js";
 import { isMyTurn, isPlaying, seatName } from "../state.js";
 import { diceRow, maker, setHidden, setText, toggleClass } from "./dom.js";
@@ -57,11 +58,12 @@ export class TurnPanel {
     const you = state.you;
     const name = (seat) => seatName(state, seat);
     const standIn = turn && state.players[turn.seat] && state.players[turn.seat].away; // A bot plays this turn.
+    const named = (format) => interpolate(format, { name: name(turn.seat) }, true);
     let heading;
-    if (finished) heading = "Final dice";
-    else if (!turn) heading = "Roll-off";
-    else if (you && turn.seat === you.seat && standIn) heading = "A bot plays your turn";
-    else heading = mine ? "Your turn" : `${name(turn.seat)}'s turn`;
+    if (finished) heading = gettext("Final dice");
+    else if (!turn) heading = gettext("Roll-off");
+    else if (you && turn.seat === you.seat && standIn) heading = gettext("A bot plays your turn");
+    else heading = mine ? gettext("Your turn") : named(gettext("%(name)s's turn"));
     setText(this.heading, heading);
     toggleClass(this.section, "turn--mine", mine);
 
@@ -75,17 +77,19 @@ export class TurnPanel {
     const touch = this.room.touchScreen();
     let hint = "";
     if (finished) hint = "";
-    else if (!turn) hint = "Everyone threw five dice: the highest sum goes first.";
+    else if (!turn) hint = gettext("Everyone threw five dice: the highest sum goes first.");
     else if (mine && pending) hint = "…";
-    else if (mine && !turn.dice) hint = touch ? "Tap Roll to throw the dice." : "Roll the dice: R or Space.";
+    else if (mine && !turn.dice) hint = touch ? gettext("Tap Roll to throw the dice.") : gettext("Roll the dice: R or Space.");
     else if (mine && turn.rolls_left) {
       hint = touch
-        ? "Tap dice to hold them; tap a box to score."
-        : "Click dice (or press 1–5) to keep them, roll again, or pick a box on your card.";
-    } else if (mine) hint = `${touch ? "Tap" : "Pick"} a box on your card for these dice.`;
-    else if (standIn) hint = `A bot plays for ${name(turn.seat)}${state.players[turn.seat].handed ? "" : " (away)"}.`;
-    else if (!you) hint = `You are watching ${name(turn.seat)} play.`;
-    else hint = `Waiting for ${name(turn.seat)}.`;
+        ? gettext("Tap dice to hold them; tap a box to score.")
+        : gettext("Click dice (or press 1–5) to keep them, roll again, or pick a box on your card.");
+    } else if (mine) {
+      hint = touch ? gettext("Tap a box on your card for these dice.") : gettext("Pick a box on your card for these dice.");
+    } else if (standIn) {
+      hint = named(state.players[turn.seat].handed ? gettext("A bot plays for %(name)s.") : gettext("A bot plays for %(name)s (away)."));
+    } else if (!you) hint = named(gettext("You are watching %(name)s play."));
+    else hint = named(gettext("Waiting for %(name)s."));
     setText(this.hint, hint);
     this.tick();
   }
@@ -105,7 +109,9 @@ export class TurnPanel {
     state.roll_off.rounds.forEach((throws, index) => {
       const best = Math.max(...throws.map(([, faces]) => sum(faces)));
       const round = el("li", { class: "roll-off__round" });
-      if (state.roll_off.rounds.length > 1) round.append(el("p", { class: "roll-off__label" }, `Round ${index + 1}`));
+      if (state.roll_off.rounds.length > 1) {
+        round.append(el("p", { class: "roll-off__label" }, interpolate(pgettext("a round of the roll-off", "Round %(number)s"), { number: index + 1 }, true)));
+      }
       for (const [seat, faces] of throws) {
         const total = sum(faces);
         const row = el("div", { class: `roll-off__throw${total === best ? " roll-off__throw--best" : ""}` });
@@ -117,7 +123,7 @@ export class TurnPanel {
     });
     const winner = state.roll_off.winner;
     if (winner !== null && winner !== undefined) {
-      list.append(el("li", { class: "roll-off__result" }, `${seatName(state, winner)} goes first.`));
+      list.append(el("li", { class: "roll-off__result" }, interpolate(gettext("%(name)s goes first."), { name: seatName(state, winner) }, true)));
     }
   }
 
@@ -138,7 +144,10 @@ export class TurnPanel {
     toggleClass(this.clockBox, "turn-clock--urgent", urgent);
     setText(this.clockWho, mine ? "" : `${seatName(state, clock.seat)}:`);
     setText(this.clockTime, time);
-    setText(this.clockWord, ms <= 0 ? "time is up" : urgent ? "left: hurry!" : "left");
+    let word = pgettext("the turn clock, after the time", "left");
+    if (ms <= 0) word = pgettext("the turn clock", "time is up");
+    else if (urgent) word = pgettext("the turn clock, after the time", "left: hurry!");
+    setText(this.clockWord, word);
     this.doc.querySelectorAll(".seat-clock").forEach((span) => {
       setText(span.querySelector(".seat-clock__time"), time);
       toggleClass(span, "seat-clock--urgent", urgent);
