@@ -308,21 +308,25 @@ def test_every_refusal_a_player_can_meet_has_its_words() -> None:
 # -- the page's scripts ----------------------------------------------------------------------
 
 #: The page scripts whose every word goes through static/js/i18n.js: checked like templates.
-CONVERTED = ["caution.js", "i18n.js"]
+CONVERTED = [
+    "advice.js",
+    "caution.js",
+    "commands.js",
+    "i18n.js",
+    "panels/cards.js",
+    "panels/coach.js",
+    "play.js",
+]
 #: The known remainder: page scripts still holding English words of their own, to convert
 #: once the room page is split into panels (issue 31 builds on it). A module not listed
 #: here is checked: a new one starts translated.
 NOT_YET_CONVERTED = [
-    "advice.js",
     "alerts.js",
     "botpace.js",
     "chancesgraph.js",
     "clock.js",
-    "commands.js",
     "dailyresult.js",
     "odds.js",
-    "panels/cards.js",
-    "panels/coach.js",
     "panels/console.js",
     "panels/dom.js",
     "panels/feed.js",
@@ -332,7 +336,6 @@ NOT_YET_CONVERTED = [
     "panels/status.js",
     "panels/tray.js",
     "panels/turn.js",
-    "play.js",
     "push.js",
     "review.js",
     "room.js",
