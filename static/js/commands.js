@@ -78,7 +78,11 @@ export function findCategory(text, categories) {
   if (aliased) return { category: aliased };
   const exact = categories.find((c) => squash(c.id) === wanted || names(c).includes(wanted));
   if (exact) return { category: exact.id };
-  const matches = categories.filter((c) => squash(c.id).startsWith(wanted) || names(c).some((n) => n.startsWith(wanted)));
+  // A beginning of a name on the card; of an (English) id only when it begins no name, so a
+  // German "f" means Fünfer or Full House, not "fours" too.
+  const starts = (c) => names(c).some((n) => n.startsWith(wanted));
+  const byName = categories.filter(starts);
+  const matches = byName.length ? byName : categories.filter((c) => squash(c.id).startsWith(wanted));
   if (matches.length === 1) return { category: matches[0].id };
   if (matches.length > 1) {
     return { error: interpolate(gettext("“%(typed)s” could be %(boxes)s."), { typed: text, boxes: either(matches.map((c) => c.label)) }, true) };
