@@ -57,6 +57,25 @@ YATZY_BOXES: Final[dict[Category, Promise]] = {
     Category.YATZY: pgettext_lazy("Yatzy box", "Yatzy"),
 }
 
+#: The short names a phone's card shows for the boxes whose names run long, so six cards
+#: fit beside them (screen readers keep the whole name); the other boxes keep theirs.
+YAHTZEE_SHORT_BOXES: Final[dict[Category, Promise]] = {
+    Category.THREE_OF_A_KIND: pgettext_lazy("short Yahtzee box", "3 of a kind"),
+    Category.FOUR_OF_A_KIND: pgettext_lazy("short Yahtzee box", "4 of a kind"),
+    Category.SMALL_STRAIGHT: pgettext_lazy("short Yahtzee box", "Sm straight"),
+    Category.LARGE_STRAIGHT: pgettext_lazy("short Yahtzee box", "Lg straight"),
+}
+
+#: Yatzy's short names, as :data:`YAHTZEE_SHORT_BOXES`.
+YATZY_SHORT_BOXES: Final[dict[Category, Promise]] = {
+    Category.ONE_PAIR: pgettext_lazy("short Yatzy box", "1 pair"),
+    Category.TWO_PAIRS: pgettext_lazy("short Yatzy box", "2 pairs"),
+    Category.THREE_OF_A_KIND: pgettext_lazy("short Yatzy box", "3 of a kind"),
+    Category.FOUR_OF_A_KIND: pgettext_lazy("short Yatzy box", "4 of a kind"),
+    Category.SMALL_STRAIGHT: pgettext_lazy("short Yatzy box", "Sm straight"),
+    Category.LARGE_STRAIGHT: pgettext_lazy("short Yatzy box", "Lg straight"),
+}
+
 #: Each rules preset's name, as the home page's choice and every room show it.
 PRESETS: Final[dict[str, Promise]] = {
     rules.OFFICIAL.name: pgettext_lazy("rules preset", "Official (forced Joker)"),
@@ -71,6 +90,14 @@ def box_label(category: Category, preset: rules.Rules | str = rules.OFFICIAL) ->
     name = preset if isinstance(preset, str) else preset.name
     names = YATZY_BOXES if name == rules.YATZY.name else YAHTZEE_BOXES
     return str(names[category])
+
+
+def box_short_label(category: Category, preset: rules.Rules | str = rules.OFFICIAL) -> str:
+    """``category``'s name on a phone's card: its short name (``Kl. Straße``), or its
+    whole name (:func:`box_label`) when it has none."""
+    name = preset if isinstance(preset, str) else preset.name
+    short = YATZY_SHORT_BOXES if name == rules.YATZY.name else YAHTZEE_SHORT_BOXES
+    return str(short[category]) if category in short else box_label(category, preset)
 
 
 def preset_label(preset: rules.Rules | str) -> str:

@@ -193,6 +193,26 @@ def test_each_game_s_boxes_have_the_names_its_players_use(
             assert words.box_label(Category.FULL_HOUSE, rules.YATZY) == yatzy
 
 
+@pytest.mark.parametrize("language", ["en", "de", "fr", "es", "sv"])
+def test_a_phone_s_card_has_short_names_in_every_language_never_longer_than_the_whole(
+    language: str,
+) -> None:
+    with translation.override(language):
+        for preset in (rules.OFFICIAL, rules.YATZY):
+            for box in preset.boxes:
+                whole = words.box_label(box, preset).replace("\N{SOFT HYPHEN}", "")
+                assert len(words.box_short_label(box, preset)) <= len(whole), (preset, box)
+
+
+def test_the_short_names_are_the_reader_s_and_the_game_s() -> None:
+    with translation.override("de"):
+        assert words.box_short_label(Category.SMALL_STRAIGHT) == "Kl. Straße"
+        assert words.box_short_label(Category.TWO_PAIRS, rules.YATZY) == "2 Paare"
+        assert words.box_short_label(Category.FULL_HOUSE) == "Full House"  # Short enough.
+    with translation.override("en"):
+        assert words.box_short_label(Category.LARGE_STRAIGHT, rules.YATZY) == "Lg straight"
+
+
 def test_the_engine_stays_english_and_the_edge_words_it() -> None:
     with translation.override("de"):
         assert Category.FULL_HOUSE.label == "Full house"  # games/engine has no Django.
@@ -213,6 +233,7 @@ def test_a_yatzy_room_in_swedish_carries_yatzy_s_names_and_the_scripts_catalog()
         re.search(r'<script id="room-config" type="application/json">(.*?)</script>', page).group(1)
     )  # type: ignore[union-attr]
     assert [c["label"] for c in config["categories"]][6:9] == ["Ett par", "Två par", "Tretal"]
+    assert [c["short"] for c in config["categories"]][6:9] == ["Ett par", "Två par", "Tretal"]
     catalog = re.search(r'<script id="page-catalog" type="application/json">(.*?)</script>', page)
     assert catalog, "the room page carries its scripts' catalog"
     assert json.loads(catalog.group(1))["lang"] == "sv"

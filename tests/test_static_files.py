@@ -55,7 +55,7 @@ def test_collected_scripts_import_each_other_by_their_hashed_names(settings, tmp
     # A panel imports the modules beside room.js, one folder up, by their hashed names too.
     cards = (tmp_path / paths["js/panels/cards.js"]).read_text()
     assert sorted(re.findall(r'from "\.\./([^"]+)"', cards)) == sorted(
-        paths[f"js/{name}"].removeprefix("js/") for name in ("odds.js", "state.js")
+        paths[f"js/{name}"].removeprefix("js/") for name in ("i18n.js", "odds.js", "state.js")
     )
     socket = (tmp_path / paths["js/socket.js"]).read_text()
     assert re.findall(r'from "\./([^"]+)"', socket) == [paths["js/backoff.js"].removeprefix("js/")]

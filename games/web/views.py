@@ -34,7 +34,7 @@ from games.web.forms import NewGameForm
 from games.web.qr import qr_svg
 from games.web.scripts_catalog import page_catalog
 from games.wire import presentation
-from games.words import box_label, clock_words, ordinal, preset_label, worded_rows
+from games.words import box_label, box_short_label, clock_words, ordinal, preset_label, worded_rows
 from yahtzee_site import lan
 
 HEALTH_TIMEOUT_SECONDS = 2.0
@@ -141,9 +141,15 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
     config = {
         "code": game.code,
         "websocket": f"/ws/games/{game.code}/",
-        # The boxes of this room's card (its preset's), in the card's order.
+        # The boxes of this room's card (its preset's), in the card's order, with the short
+        # name a phone's card shows.
         "categories": [
-            {"id": c.value, "label": box_label(c, preset), "upper": c.is_upper}
+            {
+                "id": c.value,
+                "label": box_label(c, preset),
+                "short": box_short_label(c, preset),
+                "upper": c.is_upper,
+            }
             for c in preset.boxes
         ],
         "upperBonusThreshold": rules.UPPER_BONUS_THRESHOLD,

@@ -5,27 +5,45 @@
 // Dice are numbered 1 to 5 from the left, as on the keyboard shortcuts; seats 1
 // up, as in the lobby's list.
 
+import { gettext, interpolate, lang, ngettext, pgettext } from "./i18n.js";
+
+// The commands are English words in every language (the help says so in each); the boxes
+// go by their names on this room's card, in the reader's language (or by their ids).
+
+// Each command with what it does. A description may run over several lines (a line break
+// in the message): they are indented under the first. The examples in the context "typed
+// command" keep their English command word; the rest (a box, a name, what to say) is the
+// reader's.
+const COMMANDS = [
+  // Translators: the first line of the command line's help. Say there that the commands
+  // are typed as the English words shown, while the boxes go by the names on the card.
+  ["", gettext("The commands (typed as shown):")],
+  ["roll", gettext("throw every die not held")],
+  ["roll 2 5", gettext("throw exactly dice 2 and 5 (keep the others)")],
+  ["hold 1 3", gettext("hold exactly dice 1 and 3 (hold: release all)")],
+  // Translators: keep the English command word; the box as your card names it, in lower case.
+  [pgettext("typed command", "score fives"),
+    // Translators: "score" stays English; the boxes as your card names them, in lower case.
+    gettext("write this roll in a box: score full house,\nscore 3 of a kind, score chance, score sm straight...\n(a 0, or far less than another box: it asks first)")],
+  ["yes", gettext("write the score it asked about")],
+  [pgettext("typed command", "score! yahtzee"), gettext("write it without asking")],
+  [pgettext("typed command", "say good luck"), gettext("chat to the table")],
+  ["back", gettext("I'm back: play your own turns again after being away")],
+  ["leave", gettext("leave the game for good (type it twice, or leave!)")],
+  [pgettext("typed command", "remove Ana"), gettext("host: take an away or offline player out of the game\n(their score stands; a seat number works too: remove 2)")],
+  [pgettext("typed command", "bot-seat Ana"), gettext("host: a bot plays that away or offline seat to the end")],
+  [pgettext("typed command", "pace quick"), gettext("host: how the bots play: natural, quick or instant")],
+  [pgettext("typed command", "chances on"), gettext("host: players see who is likely to win (chances off: not)")],
+  [pgettext("typed command", "watchers on"), gettext("read the watchers' chat here (watchers off: stop)")],
+  ["help", gettext("this list")],
+];
+// The descriptions' column: after the longest example (in the reader's language), at 16 or more.
+const COLUMN = Math.max(16, ...COMMANDS.map(([command]) => command.length + 2));
+
 export const HELP = [
-  "roll            throw every die not held",
-  "roll 2 5        throw exactly dice 2 and 5 (keep the others)",
-  "hold 1 3        hold exactly dice 1 and 3 (hold: release all)",
-  "score fives     write this roll in a box: score full house,",
-  "                score 3 of a kind, score chance, score sm straight...",
-  "                (a 0, or far less than another box: it asks first)",
-  "yes             write the score it asked about",
-  "score! yahtzee  write it without asking",
-  "say good luck   chat to the table",
-  "back            I'm back: play your own turns again after being away",
-  "leave           leave the game for good (type it twice, or leave!)",
-  "remove Ana      host: take an away or offline player out of the game",
-  "                (their score stands; a seat number works too: remove 2)",
-  "bot-seat Ana    host: a bot plays that away or offline seat to the end",
-  "pace quick      host: how the bots play: natural, quick or instant",
-  "chances on      host: players see who is likely to win (chances off: not)",
-  "watchers on     read the watchers' chat here (watchers off: stop)",
-  "help            this list",
-  "Keys: 1-5 hold a die, R or Space roll (Enter presses a focused button),",
-  "/ this command line.",
+  ...COMMANDS.flatMap(([command, what]) =>
+    what.split("\n").map((line, index) => (index ? "" : command).padEnd(command ? COLUMN : 0) + line)),
+  gettext("Keys: 1-5 hold a die, R or Space roll (Enter presses a focused button),\n/ this command line."),
 ].join("\n");
 
 const ALIASES = {
@@ -39,32 +57,47 @@ const ALIASES = {
   "pair": "one_pair", "1pair": "one_pair", "2pairs": "two_pairs", "pairs": "two_pairs",
 };
 
-const squash = (text) => text.toLowerCase().replace(/[^a-z0-9]/g, "");
+// A name as typed or printed, for comparing: lower case, without accents, spaces or
+// punctuation ("Große Straße" and "grosse-strasse" differ, "Kåk" and "kak" do not).
+const squash = (text) => text.normalize("NFD").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
 
-// The box a player means, from its id, its label, an alias or a clear prefix.
+// "A or B or C" and "A, B and C" in the reader's language.
+const either = (names) => new Intl.ListFormat(lang, { type: "disjunction" }).format(names);
+const all = (names) => new Intl.ListFormat(lang, { type: "conjunction" }).format(names);
+
+// The names a box goes by on the card: its label, and its short form on a phone.
+const names = (c) => [c.label, c.short].filter(Boolean).map(squash);
+
+// The box a player means, from its id, its label (or its short form), an alias or a clear
+// prefix.
 export function findCategory(text, categories) {
   const wanted = squash(text);
-  if (!wanted) return { error: "Score which box? For example: score fives" };
+  if (!wanted) return { error: gettext("Score which box? For example: score fives") };
   // An alias names a box of this room's card (Yahtzee's or Yatzy's).
   const aliased = [ALIASES[wanted] || []].flat().find((id) => categories.some((c) => c.id === id));
   if (aliased) return { category: aliased };
-  const exact = categories.find((c) => squash(c.id) === wanted || squash(c.label) === wanted);
+  const exact = categories.find((c) => squash(c.id) === wanted || names(c).includes(wanted));
   if (exact) return { category: exact.id };
-  const matches = categories.filter((c) => squash(c.label).startsWith(wanted) || squash(c.id).startsWith(wanted));
+  // A beginning of a name on the card; of an (English) id only when it begins no name, so a
+  // German "f" means Fünfer or Full House, not "fours" too.
+  const starts = (c) => names(c).some((n) => n.startsWith(wanted));
+  const byName = categories.filter(starts);
+  const matches = byName.length ? byName : categories.filter((c) => squash(c.id).startsWith(wanted));
   if (matches.length === 1) return { category: matches[0].id };
   if (matches.length > 1) {
-    return { error: `"${text}" could be ${matches.map((c) => c.label).join(" or ")}.` };
+    return { error: interpolate(gettext("“%(typed)s” could be %(boxes)s."), { typed: text, boxes: either(matches.map((c) => c.label)) }, true) };
   }
-  return { error: `There is no box called "${text}". The boxes: ${categories.map((c) => c.label).join(", ")}.` };
+  const boxes = categories.map((c) => c.label).join(", ");
+  return { error: interpolate(gettext("There is no box called “%(typed)s”. The boxes: %(boxes)s."), { typed: text, boxes }, true) };
 }
 
 function diceNumbers(words) {
   const positions = [];
   for (const word of words) {
     for (const part of word.split(",").filter(Boolean)) {
-      if (!/^[1-5]$/.test(part)) return { error: `Dice are numbered 1 to 5, not "${part}".` };
+      if (!/^[1-5]$/.test(part)) return { error: interpolate(gettext("Dice are numbered 1 to 5, not “%(typed)s”."), { typed: part }, true) };
       const position = Number(part) - 1;
-      if (positions.includes(position)) return { error: `Die ${part} is named twice.` };
+      if (positions.includes(position)) return { error: interpolate(gettext("Die %(die)s is named twice."), { die: part }, true) };
       positions.push(position);
     }
   }
@@ -74,7 +107,7 @@ function diceNumbers(words) {
 // One line typed at the table, read into an action (or an error to show).
 export function parse(line, categories) {
   const words = line.trim().split(/\s+/).filter(Boolean);
-  if (!words.length) return { error: "Type a command, or help." };
+  if (!words.length) return { error: gettext("Type a command, or help.") };
   const [verb, ...rest] = words;
   switch (verb.toLowerCase()) {
     case "roll":
@@ -102,7 +135,7 @@ export function parse(line, categories) {
     case "say":
     case "chat": {
       const text = line.trim().slice(verb.length).trim();
-      return text ? { action: "chat", text } : { error: "Say what? For example: say good luck" };
+      return text ? { action: "chat", text } : { error: gettext("Say what? For example: say good luck") };
     }
     case "back":
     case "imback":
@@ -114,37 +147,37 @@ export function parse(line, categories) {
     case "remove!":
     case "kick":
     case "kick!":
-      return seatCommand("remove_player", verb, rest, "remove 2 or remove Ana");
+      return seatCommand("remove_player", verb, rest, gettext("Which seat? For example: remove 2 or remove Ana"));
     case "bot-seat":
     case "bot-seat!":
     case "botseat":
     case "botseat!":
     case "hand":
     case "hand!":
-      return seatCommand("hand_to_bot", verb, rest, "bot-seat 2 or bot-seat Ana");
+      return seatCommand("hand_to_bot", verb, rest, gettext("Which seat? For example: bot-seat 2 or bot-seat Ana"));
     case "pace":
     case "bots":
     case "bot-pace": {
       const pace = PACE_WORDS[(rest[0] || "").toLowerCase()];
-      if (!pace || rest.length > 1) return { error: "The bots play natural, quick or instant: for example pace quick" };
+      if (!pace || rest.length > 1) return { error: gettext("The bots play natural, quick or instant: for example pace quick") };
       return { action: "bot_pace", pace };
     }
     case "chances":
     case "odds": {
       const on = onOrOff(rest);
-      if (on === null) return { error: "Chances on or chances off? (Whether the players see who is likely to win.)" };
+      if (on === null) return { error: gettext("Chances on or chances off? (Whether the players see who is likely to win.)") };
       return { action: "show_odds", on };
     }
     case "watchers": {
       const read = onOrOff(rest);
-      if (read === null) return { error: "Watchers on or watchers off? (Whether you read the watchers' chat.)" };
+      if (read === null) return { error: gettext("Watchers on or watchers off? (Whether you read the watchers' chat.)") };
       return { action: "read_watchers", read };
     }
     case "help":
     case "?":
       return { action: "help" };
     default:
-      return { error: `Unknown command "${verb}". Type help for the list.` };
+      return { error: interpolate(gettext("Unknown command “%(typed)s”. Type help for the list."), { typed: verb }, true) };
   }
 }
 
@@ -163,9 +196,10 @@ function onOrOff(rest) {
   return null;
 }
 
-function seatCommand(action, verb, rest, example) {
+// `which`: what to say when no seat is named.
+function seatCommand(action, verb, rest, which) {
   const who = rest.join(" ");
-  if (!who) return { error: `Which seat? For example: ${example}` };
+  if (!who) return { error: which };
   return { action, who, sure: verb.endsWith("!") };
 }
 
@@ -175,15 +209,15 @@ export function findSeat(text, players) {
   if (/^\d+$/.test(wanted)) {
     const seat = Number(wanted) - 1;
     if (players[seat]) return { seat };
-    return { error: `There is no seat ${wanted}: seats go from 1 to ${players.length}.` };
+    return { error: interpolate(gettext("There is no seat %(seat)s: seats go from 1 to %(last)s."), { seat: wanted, last: players.length }, true) };
   }
   const lower = wanted.toLowerCase();
   const exact = players.find((p) => p.name.toLowerCase() === lower);
   if (exact) return { seat: exact.seat };
   const matches = players.filter((p) => p.name.toLowerCase().startsWith(lower));
   if (matches.length === 1) return { seat: matches[0].seat };
-  if (matches.length > 1) return { error: `"${text}" could be ${matches.map((p) => p.name).join(" or ")}.` };
-  return { error: `Nobody here is called "${text}". The players: ${players.map((p) => p.name).join(", ")}.` };
+  if (matches.length > 1) return { error: interpolate(gettext("“%(typed)s” could be %(players)s."), { typed: text, players: either(matches.map((p) => p.name)) }, true) };
+  return { error: interpolate(gettext("Nobody here is called “%(typed)s”. The players: %(players)s."), { typed: text, players: players.map((p) => p.name).join(", ") }, true) };
 }
 
 // Leaving, removing a player or handing a seat to a bot cannot be undone, so the
@@ -207,20 +241,27 @@ export class Confirmation {
 
 // What the command line answers to the first ask.
 export function confirmPrompt(action, name = "") {
-  const seconds = CONFIRM_MS / 1000;
+  const values = { seconds: CONFIRM_MS / 1000, name };
   switch (action) {
     case "leave":
-      return `Type leave again within ${seconds} s to leave the game for good (your score stands; you will watch). Or leave! at once.`;
+      return interpolate(
+        gettext("Type leave again within %(seconds)s s to leave the game for good (your score stands; you will watch). Or leave! at once."),
+        values, true);
     case "remove_player":
-      return `Type that again within ${seconds} s to remove ${name} from the game (their score stands).`;
+      return interpolate(gettext("Type that again within %(seconds)s s to remove %(name)s from the game (their score stands)."), values, true);
     case "hand_to_bot":
-      return `Type that again within ${seconds} s to let a bot play ${name}'s seat for the rest of the game.`;
+      return interpolate(gettext("Type that again within %(seconds)s s to let a bot play %(name)s's seat for the rest of the game."), values, true);
     default:
       return "";
   }
 }
 
-const PACE_ECHO = { natural: "at a natural pace", quick: "quickly", instant: "instantly" };
+// The host's choice of pace, as the command line confirms it.
+const PACE_ECHO = {
+  natural: gettext("The bots play at a natural pace now."),
+  quick: gettext("The bots play quickly now."),
+  instant: gettext("The bots play instantly now."),
+};
 
 // What the command line says once the server has done what a typed command asked:
 // the event that answered it, from this player's side. Null for other events.
@@ -228,21 +269,27 @@ export function echo({ kind, data }, labels) {
   switch (kind) {
     case "rolled": {
       const left = data.rolls_left;
-      const after = left ? `${left} roll${left === 1 ? "" : "s"} left` : "no rolls left: pick a box";
-      return `Rolled ${data.dice.join(" ")}: ${after}.`;
+      const values = { dice: data.dice.join(" "), left };
+      if (!left) return interpolate(gettext("Rolled %(dice)s: no rolls left: pick a box."), values, true);
+      return interpolate(ngettext("Rolled %(dice)s: %(left)s roll left.", "Rolled %(dice)s: %(left)s rolls left.", left), values, true);
     }
     case "held":
-      return data.held.length ? `Holding dice ${data.held.map((i) => i + 1).join(" ")}.` : "Holding no dice.";
+      if (!data.held.length) return gettext("Holding no dice.");
+      return interpolate(
+        ngettext("Holding die %(dice)s.", "Holding dice %(dice)s.", data.held.length),
+        { dice: data.held.map((i) => i + 1).join(" ") }, true);
     case "scored": {
-      const bonus = data.yahtzee_bonus ? " and a Yahtzee bonus of 100" : "";
-      return `Scored ${data.points} in ${labels[data.category] || data.category}${bonus}.`;
+      const values = { points: data.points, box: labels[data.category] || data.category };
+      return data.yahtzee_bonus
+        ? interpolate(gettext("Scored %(points)s in %(box)s and a Yahtzee bonus of 100."), values, true)
+        : interpolate(gettext("Scored %(points)s in %(box)s."), values, true);
     }
     case "chat":
-      return `Said to the table: ${data.text}`;
+      return interpolate(gettext("Said to the table: %(text)s"), { text: data.text }, true);
     case "bot_pace":
-      return `The bots play ${PACE_ECHO[data.pace] || data.pace} now.`;
+      return PACE_ECHO[data.pace] ?? null;
     case "show_odds":
-      return data.show ? "The players see who is likely to win now." : "The players no longer see who is likely to win.";
+      return data.show ? gettext("The players see who is likely to win now.") : gettext("The players no longer see who is likely to win.");
     default:
       return null;
   }

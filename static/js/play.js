@@ -4,6 +4,7 @@
 
 import { cautionWords, scoreCaution } from "./caution.js";
 import { CONFIRM_MS } from "./commands.js";
+import { gettext, interpolate, lang } from "./i18n.js";
 import { isAway, isHanded, isMyTurn, position, seatName } from "./state.js";
 
 export class Play {
@@ -35,7 +36,7 @@ export class Play {
   setHeld(positions) {
     if (!this.canHold()) return this.explainWhyNot("hold");
     if (positions.length === 5) {
-      this.room.say("Keep at most four dice: a roll needs at least one die to throw.", "error");
+      this.room.say(gettext("Keep at most four dice: a roll needs at least one die to throw."), "error");
       return undefined;
     }
     this.room.state.turn.held = positions; // Shown at once; the server's `held` event confirms it.
@@ -67,13 +68,13 @@ export class Play {
     let hold = state.turn.dice ? state.turn.held : [];
     if (throwOnly) {
       if (!state.turn.dice) {
-        say("The first roll throws all five dice: type roll.", "error");
+        say(gettext("The first roll throws all five dice: type roll."), "error");
         return undefined;
       }
       hold = [0, 1, 2, 3, 4].filter((i) => !throwOnly.includes(i));
     }
     if (hold.length === 5) {
-      say("Every die is held: release one to roll, or pick a box.", "error");
+      say(gettext("Every die is held: release one to roll, or pick a box."), "error");
       return undefined;
     }
     return this.room.sendPlay("roll", { hold });
@@ -83,13 +84,13 @@ export class Play {
   score(category, { sure = false, fromConsole = false } = {}) {
     const { state, pending, say, labels } = this.room;
     if (!isMyTurn(state) || pending) return this.explainWhyNot("score");
-    if (!state.turn.dice) return say("Roll first: a box takes the dice of a roll.", "error");
+    if (!state.turn.dice) return say(gettext("Roll first: a box takes the dice of a roll."), "error");
     if (state.players[state.you.seat].card.boxes[category] !== null) {
-      return say(`Your ${labels[category]} box is already filled.`, "error");
+      return say(interpolate(gettext("Your %(box)s box is already filled."), { box: labels[category] }, true), "error");
     }
     if (!(category in state.turn.options)) {
-      const allowed = Object.keys(state.turn.options).map((c) => labels[c]).join(" or ");
-      return say(`The forced Joker rule sends this Yahtzee to ${allowed}.`, "error");
+      const allowed = new Intl.ListFormat(lang, { type: "disjunction" }).format(Object.keys(state.turn.options).map((c) => labels[c]));
+      return say(interpolate(gettext("The forced Joker rule sends this Yahtzee to %(boxes)s."), { boxes: allowed }, true), "error");
     }
     const caution = sure ? null : scoreCaution(category, state.turn.options);
     if (caution) {
@@ -115,7 +116,7 @@ export class Play {
     this.scoreAsked = null;
     const fresh = asked && performance.now() - asked.at <= CONFIRM_MS;
     if (!fresh || !isMyTurn(state) || !state.turn.dice || position(state.turn) !== asked.position) {
-      return this.room.say("Nothing to confirm: type score and a box.", "error");
+      return this.room.say(gettext("Nothing to confirm: type score and a box."), "error");
     }
     return this.score(asked.category, { sure: true, fromConsole: true });
   }
@@ -125,17 +126,17 @@ export class Play {
     if (!state) return undefined;
     const you = state.you;
     let why;
-    if (!you) why = "You are watching: only the players at the table can act.";
-    else if (state.game.status === "lobby") why = "The game has not started yet.";
-    else if (state.game.status === "finished") why = "The game is over.";
-    else if (state.game.status === "abandoned") why = "The game was abandoned.";
-    else if (isHanded(state)) why = "The host handed your seat to a bot for the rest of the game.";
-    else if (isAway(state)) why = "You are away: press I'm back (or type back) to play your turns again.";
-    else if (!state.turn) why = "Waiting for the roll-off.";
-    else if (state.turn.seat !== you.seat) why = `It is ${seatName(state, state.turn.seat)}'s turn.`;
-    else if (pending) why = "Waiting for the server…";
-    else if (!state.turn.dice) why = action === "roll" ? "" : "Roll first.";
-    else if (!state.turn.rolls_left) why = "No rolls left: pick a box on your card.";
+    if (!you) why = gettext("You are watching: only the players at the table can act.");
+    else if (state.game.status === "lobby") why = gettext("The game has not started yet.");
+    else if (state.game.status === "finished") why = gettext("The game is over.");
+    else if (state.game.status === "abandoned") why = gettext("The game was abandoned.");
+    else if (isHanded(state)) why = gettext("The host handed your seat to a bot for the rest of the game.");
+    else if (isAway(state)) why = gettext("You are away: press I'm back (or type back) to play your turns again.");
+    else if (!state.turn) why = gettext("Waiting for the roll-off.");
+    else if (state.turn.seat !== you.seat) why = interpolate(gettext("It is %(name)s's turn."), { name: seatName(state, state.turn.seat) }, true);
+    else if (pending) why = gettext("Waiting for the server…");
+    else if (!state.turn.dice) why = action === "roll" ? "" : gettext("Roll first.");
+    else if (!state.turn.rolls_left) why = gettext("No rolls left: pick a box on your card.");
     if (why) this.room.say(why, "error");
     return undefined;
   }

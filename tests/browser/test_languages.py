@@ -4,7 +4,8 @@ in German (Kniffel's long box names) or Swedish Yatzy fits a phone and a desktop
 room played by a German and a Swedish browser at once reads in each its own language.
 
 The room's waits read signals that do not depend on the language (the turn's class, the
-dice's faces in the state), so the same helpers serve every language.
+dice's faces in the state), so the same helpers serve every language. The box names come
+long, and short on a phone, in the reader's language.
 """
 
 import re
@@ -26,6 +27,10 @@ pytestmark = pytest.mark.browser
 
 #: A browser's locale, as its Accept-Language.
 LOCALES = {"de": "de-DE", "fr": "fr-FR", "es": "es-ES", "sv": "sv-SE"}
+
+#: A box's short name on a phone's card, and its whole name on a desktop's (Swedish's are
+#: short enough whole).
+SHORT = {"de": ("Kl. Straße", "Kleine Straße")}
 
 #: Whether any element inside the page overflows its own box sideways (a word too long for
 #: its cell or button), or the page is wider than the screen; each offender named.
@@ -188,11 +193,17 @@ def test_a_room_in_another_language_fits_the_card_on_one_screen(
 
     expect(page.locator("html")).to_have_attribute("lang", language)
     # German's long names carry soft hyphens (where a phone may break them): read without.
+    # A name with a short form holds both (the whole one for screen readers): the whole.
+    whole = "(th) => (th.querySelector('.scorecard__full') || th).textContent"
     names = [
         n.replace("\N{SOFT HYPHEN}", "")
-        for n in page.locator("#scorecard tbody th").all_text_contents()
+        for n in page.locator("#scorecard tbody th").evaluate_all(f"(ths) => ths.map({whole})")
     ]
     assert [name for name in names if name in boxes] == boxes
+    # A phone shows the short names of the reader's language (games/words.py).
+    if language in SHORT:
+        shown = page.locator(f"#scorecard .scorecard__{'short' if phone else 'full'}")
+        expect(shown.filter(has_text=SHORT[language][0 if phone else 1])).to_be_visible()
     catalog = page.evaluate("JSON.parse(document.getElementById('page-catalog').textContent)")
     assert catalog["lang"] == language
     # The long words fit: no box name, button or heading overflows its box, the dice, Roll

@@ -58,7 +58,7 @@ describe("parse: roll", () => {
       ["roll 0", "0"], ["roll 6", "6"], ["roll 2 6", "6"], ["roll 25", "25"], ["roll 2,6", "6"],
       ["roll -1", "-1"], ["roll 1.5", "1.5"], ["roll 02", "02"], ["roll two", "two"], ["roll 1;2", "1;2"],
     ]) {
-      assert.deepEqual(read(line), { error: `Dice are numbered 1 to 5, not "${part}".` }, line);
+      assert.deepEqual(read(line), { error: `Dice are numbered 1 to 5, not “${part}”.` }, line);
     }
   });
 });
@@ -82,7 +82,7 @@ describe("parse: hold", () => {
 
   test("bad dice are refused as in roll", () => {
     assert.deepEqual(read("hold 3 3"), { error: "Die 3 is named twice." });
-    assert.deepEqual(read("hold 7"), { error: 'Dice are numbered 1 to 5, not "7".' });
+    assert.deepEqual(read("hold 7"), { error: "Dice are numbered 1 to 5, not “7”." });
   });
 });
 
@@ -137,23 +137,23 @@ describe("parse: score", () => {
   });
 
   test("a beginning that fits several boxes names them all", () => {
-    assert.deepEqual(read("score f"), { error: '"f" could be Fours or Fives or Four of a kind or Full house.' });
-    assert.deepEqual(read("score four"), { error: '"four" could be Fours or Four of a kind.' });
-    assert.deepEqual(read("score three"), { error: '"three" could be Threes or Three of a kind.' });
-    assert.deepEqual(read("score t"), { error: '"t" could be Twos or Threes or Three of a kind.' });
-    assert.deepEqual(read("score S"), { error: '"S" could be Sixes or Small straight.' });
+    assert.deepEqual(read("score f"), { error: "“f” could be Fours, Fives, Four of a kind, or Full house." });
+    assert.deepEqual(read("score four"), { error: "“four” could be Fours or Four of a kind." });
+    assert.deepEqual(read("score three"), { error: "“three” could be Threes or Three of a kind." });
+    assert.deepEqual(read("score t"), { error: "“t” could be Twos, Threes, or Three of a kind." });
+    assert.deepEqual(read("score S"), { error: "“S” could be Sixes or Small straight." });
   });
 
   test("an unknown box is refused with the list of boxes, quoting what was typed", () => {
-    assert.deepEqual(read("score banana"), { error: `There is no box called "banana". The boxes: ${BOXES}.` });
-    assert.deepEqual(read("score  Big   Straight "), { error: `There is no box called "Big Straight". The boxes: ${BOXES}.` });
-    assert.deepEqual(read("score 6"), { error: `There is no box called "6". The boxes: ${BOXES}.` });
+    assert.deepEqual(read("score banana"), { error: `There is no box called “banana”. The boxes: ${BOXES}.` });
+    assert.deepEqual(read("score  Big   Straight "), { error: `There is no box called “Big Straight”. The boxes: ${BOXES}.` });
+    assert.deepEqual(read("score 6"), { error: `There is no box called “6”. The boxes: ${BOXES}.` });
   });
 
   test("score! and s! write it without asking, even a 0", () => {
     assert.deepEqual(read("score! full house"), { action: "score", category: "full_house", sure: true });
     assert.deepEqual(read("s! fh"), { action: "score", category: "full_house", sure: true });
-    assert.deepEqual(read("score! banana").error, `There is no box called "banana". The boxes: ${BOXES}.`);
+    assert.deepEqual(read("score! banana").error, `There is no box called “banana”. The boxes: ${BOXES}.`);
   });
 
   test("yes confirms the score the command line asked about", () => {
@@ -187,7 +187,7 @@ describe("findCategory", () => {
     assert.deepEqual(findCategory("two pairs", yatzy), { category: "two_pairs" });
     assert.deepEqual(findCategory("pair", yatzy), { category: "one_pair" });
     assert.deepEqual(findCategory("fh", yatzy), { category: "full_house" });
-    assert.deepEqual(findCategory("yahtzee", yatzy).error.startsWith('There is no box called "yahtzee"'), true);
+    assert.deepEqual(findCategory("yahtzee", yatzy).error.startsWith("There is no box called “yahtzee”"), true);
     // Yahtzee's card has no pairs: the alias names nothing there.
     assert.deepEqual(findCategory("pairs", CATEGORIES).error.startsWith("There is no box"), true);
   });
@@ -245,9 +245,9 @@ describe("parse: help and unknown commands", () => {
   });
 
   test("an unknown command is named as typed", () => {
-    assert.deepEqual(read("dance"), { error: 'Unknown command "dance". Type help for the list.' });
-    assert.deepEqual(read("Throw 1 2"), { error: 'Unknown command "Throw". Type help for the list.' });
-    assert.deepEqual(read("sayhello"), { error: 'Unknown command "sayhello". Type help for the list.' });
+    assert.deepEqual(read("dance"), { error: "Unknown command “dance”. Type help for the list." });
+    assert.deepEqual(read("Throw 1 2"), { error: "Unknown command “Throw”. Type help for the list." });
+    assert.deepEqual(read("sayhello"), { error: "Unknown command “sayhello”. Type help for the list." });
   });
 });
 
@@ -297,8 +297,8 @@ describe("findSeat", () => {
 
   test("a clear start of a name; an unclear or unknown one is explained", () => {
     assert.deepEqual(findSeat("an", players), { seat: 0 });
-    assert.deepEqual(findSeat("b", players), { error: '"b" could be Bob or Bobby.' });
-    assert.deepEqual(findSeat("Dee", players), { error: 'Nobody here is called "Dee". The players: Ann, Bob, Bobby, Cy.' });
+    assert.deepEqual(findSeat("b", players), { error: "“b” could be Bob or Bobby." });
+    assert.deepEqual(findSeat("Dee", players), { error: "Nobody here is called “Dee”. The players: Ann, Bob, Bobby, Cy." });
   });
 });
 

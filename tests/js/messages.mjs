@@ -2,6 +2,11 @@
 // builds them), and the page's `categories` as games/web/views.py puts them in the
 // room's config. Each builder returns a fresh object: applyEvent changes state in place.
 
+// The short names a phone's card shows, where a name runs long (games/words.py).
+const SHORT = {
+  three_of_a_kind: "3 of a kind", four_of_a_kind: "4 of a kind", small_straight: "Sm straight", large_straight: "Lg straight",
+};
+
 export const CATEGORIES = [
   ["ones", "Ones", true],
   ["twos", "Twos", true],
@@ -16,10 +21,21 @@ export const CATEGORIES = [
   ["large_straight", "Large straight", false],
   ["yahtzee", "Yahtzee", false],
   ["chance", "Chance", false],
-].map(([id, label, upper]) => ({ id, label, upper }));
+].map(([id, label, upper]) => ({ id, label, short: SHORT[id] || label, upper }));
 
 // As room.js builds them for `describe`.
 export const LABELS = Object.fromEntries(CATEGORIES.map((c) => [c.id, c.label]));
+
+// The same card in German, as the server words it (games/words.py, locale/de/.../django.po):
+// Kniffel's names, soft hyphens in the long ones, and the short names a phone shows.
+export const KNIFFEL = [
+  ["ones", "Einser"], ["twos", "Zweier"], ["threes", "Dreier"], ["fours", "Vierer"], ["fives", "Fünfer"],
+  ["sixes", "Sechser"], ["three_of_a_kind", "Dreier\u00adpasch", "3er-Pasch"],
+  ["four_of_a_kind", "Vierer\u00adpasch", "4er-Pasch"], ["full_house", "Full House"],
+  ["small_straight", "Kleine Straße", "Kl. Straße"], ["large_straight", "Große Straße", "Gr. Straße"],
+  ["yahtzee", "Kniffel"], ["chance", "Chance"],
+].map(([id, label, short = label], index) => ({ id, label, short, upper: index < 6 }));
+export const KNIFFEL_LABELS = Object.fromEntries(KNIFFEL.map((c) => [c.id, c.label]));
 
 let clock = 0;
 

@@ -9,11 +9,16 @@ import { watch } from "./page.mjs";
 import { apply, openRoom } from "./table.mjs";
 
 const rolled = { seat: 0, dice: [6, 5, 3, 2, 4], held: [], rolls_left: 2, options: { chance: 20 } };
-const choice = (label, expected, loss, kept = null) => ({ label, expected, loss, kind: kept ? "keep" : "box", kept });
+// A choice as the server sends it: its English label, and the facts the page words it from.
+const choice = (label, expected, loss, kept = null) => ({
+  label, expected, loss, kind: kept ? "keep" : "score", kept: kept || [],
+  category: kept ? null : "large_straight", points: kept ? null : 40,
+});
 const ADVICE = {
   type: "advice", dice: [6, 5, 3, 2, 4], rolls_left: 2, to_win: null,
   choices: [choice("Large straight (40)", 231.5, 0), choice("Keep 2 3 4 5", 229.1, 2.4, [2, 3, 4, 5]),
-    choice("Keep 2 3 4 5 6", 231.5, 0, [2, 3, 4, 5, 6]), ...Array.from({ length: 6 }, (_, i) => choice(`Keep ${i + 1}`, 200 - i, 31 + i, [i + 1]))],
+    choice("Keep 2 3 4 5 6", 231.5, 0, [2, 3, 4, 5, 6]), ...Array.from({ length: 6 }, (_, i) => choice(`Keep ${i + 1}`, 200 - i, 31 + i, [i + 1])),
+    choice("Keep 5 6", 225.2, 6.3, [5, 6])],
 };
 const pages = [];
 after(() => Promise.all(pages.map((page) => page.close())));
@@ -45,9 +50,9 @@ test("the answer: the best move, what the hold gives up, the best few of every c
   assert.equal($("coach-tip").textContent, "Coach: Large straight (40)");
   assert.equal($("coach-yours").textContent, "");
   assert.equal(document.querySelectorAll(".coach__row").length, 6);
-  assert.equal($("coach-more").textContent, "Show all 9 choices");
+  assert.equal($("coach-more").textContent, "Show all 10 choices");
   $("coach-more").click();
-  assert.equal(document.querySelectorAll(".coach__row").length, 9);
+  assert.equal(document.querySelectorAll(".coach__row").length, 10);
   assert.equal($("coach-both").hidden, true);
 });
 

@@ -4,16 +4,30 @@
 // what it shows changes: a score changes its box and the totals (and takes the roll's
 // choices off the card), a hold changes nothing here.
 
+import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { oddsVisible } from "../odds.js";
 import { isMyTurn, seatMarks } from "../state.js";
 import { markBadge, maker, setDisabled, setHidden, toggleClass } from "./dom.js";
 
-// The longer labels are shortened on a phone, so six cards fit beside them; screen
-// readers keep the whole label.
-const SHORT_LABELS = {
-  "Three of a kind": "3 of a kind", "Four of a kind": "4 of a kind", "Small straight": "Sm straight",
-  "Large straight": "Lg straight", "Yahtzee bonus": "Yahtzee +", "Upper total": "Upper", "Lower total": "Lower",
-  "Grand total": "Total",
+// The sums' rows, each with the short name a phone shows, so six cards fit beside them
+// (screen readers keep the whole name). The boxes' names, long and short, are the room's
+// (games/words.py, in the reader's language: the config's categories).
+const SUMS = {
+  upper: [pgettext("card row", "Upper total"), pgettext("short card row", "Upper")],
+  bonus: [pgettext("card row", "Bonus (%(points)s)"), pgettext("short card row", "Bonus")],
+  yahtzee_bonus: [pgettext("card row", "Yahtzee bonus"), pgettext("short card row", "Yahtzee +")],
+  lower: [pgettext("card row", "Lower total"), pgettext("short card row", "Lower")],
+  total: [gettext("Grand total"), pgettext("short card row", "Total")],
+};
+
+// (A list of classes is written as an array joined: a string of two names would read as
+// words to the translations' check, tests/i18n_scripts.py.)
+
+// A computer player's level, as its badge's title says it.
+const BOTS = {
+  optimal: pgettext("a bot's title", "Optimal bot"),
+  casual: pgettext("a bot's title", "Casual bot"),
+  win: pgettext("a bot's title", "To-win bot"),
 };
 
 export class CardsPanel {
@@ -58,10 +72,10 @@ export class CardsPanel {
     table.replaceChildren();
     table.style.setProperty("--players", players.length);
     table.dataset.players = String(players.length);
-    table.append(el("caption", { class: "visually-hidden" }, "Every player's scorecard"));
+    table.append(el("caption", { class: "visually-hidden" }, gettext("Every player's scorecard")));
 
     const head = el("tr");
-    head.append(el("th", { scope: "col", class: "scorecard__corner" }, "Box"));
+    head.append(el("th", { scope: "col", class: "scorecard__corner" }, gettext("Box")));
     for (const player of players) {
       const th = el("th", { scope: "col", "data-seat": player.seat });
       this.heads.push(th);
@@ -71,9 +85,10 @@ export class CardsPanel {
     table.append(this.thead);
 
     const body = el("tbody");
-    const row = (label, kind, className, category = null) => {
+    // `names`: the row's name and its short form.
+    const row = ([label, short], kind, className, category = null) => {
       const tr = el("tr", className ? { class: className } : {});
-      tr.append(el("th", { scope: "row" }, ...rowLabel(el, label)));
+      tr.append(el("th", { scope: "row" }, ...rowLabel(el, label, short)));
       for (const player of players) {
         const td = category
           ? el("td", { "data-seat": player.seat, "data-box": category.id })
@@ -83,18 +98,20 @@ export class CardsPanel {
       }
       body.append(tr);
     };
-    const boxRow = (category) => row(category.label, "box", `scorecard__box scorecard__box--${category.id}`, category);
+    const boxRow = (category) =>
+      row([category.label, category.short], "box", ["scorecard__box", `scorecard__box--${category.id}`].join(" "), category);
     categories.filter((c) => c.upper).forEach(boxRow);
-    row("Upper total", "upper", "scorecard__sum");
-    row(`Bonus (${config.upperBonus})`, "bonus", "scorecard__sum");
+    row(SUMS.upper, "upper", "scorecard__sum");
+    const [bonus, bonusShort] = SUMS.bonus;
+    row([interpolate(bonus, { points: config.upperBonus }, true), bonusShort], "bonus", "scorecard__sum");
     categories.filter((c) => !c.upper).forEach(boxRow);
     // Yatzy's card has no Yahtzee bonus, so no row for one.
-    if (config.yahtzeeBonus) row("Yahtzee bonus", "yahtzee_bonus", "scorecard__sum");
-    row("Lower total", "lower", "scorecard__sum");
+    if (config.yahtzeeBonus) row(SUMS.yahtzee_bonus, "yahtzee_bonus", "scorecard__sum");
+    row(SUMS.lower, "lower", "scorecard__sum");
     table.append(body);
 
     const foot = el("tr");
-    foot.append(el("th", { scope: "row" }, ...rowLabel(el, "Grand total")));
+    foot.append(el("th", { scope: "row" }, ...rowLabel(el, ...SUMS.total)));
     for (const player of players) {
       const td = el("td", { class: "scorecard__total", "data-seat": player.seat });
       this.cells.push({ kind: "total", seat: player.seat, td });
@@ -145,17 +162,21 @@ export class CardsPanel {
       th.className = classes.join(" ");
       th.append(el("span", { class: "scorecard__name", title: player.name },
         el("span", { class: `presence-dot${player.connected ? " presence-dot--on" : ""}`, "aria-hidden": "true" }), player.name));
-      if (you) th.append(el("span", { class: "badge badge--you" }, "you"));
-      if (player.bot) th.append(el("span", { class: "badge badge--bot", title: `${player.bot} bot` }, "bot"));
+      // Translators: the badge by this player's own name on the cards.
+      if (you) th.append(el("span", { class: ["badge", "badge--you"].join(" ") }, pgettext("badge", "you")));
+      if (player.bot) {
+        const title = BOTS[player.bot] || pgettext("badge", "bot");
+        th.append(el("span", { class: ["badge", "badge--bot"].join(" "), title }, pgettext("badge", "bot")));
+      }
       th.append(...marks.map((mark) => markBadge(el, mark)));
-      if (onTurn) th.append(el("span", { class: "visually-hidden" }, " (on turn)"));
+      if (onTurn) th.append(el("span", { class: "visually-hidden" }, " ", gettext("(on turn)")));
       if (clock) {
         // Its time is written by the turn's panel, several times a second.
         th.append(el("span", { class: "seat-clock" }, el("span", { class: "seat-clock__time" }),
-          el("span", { class: "visually-hidden" }, " left")));
+          el("span", { class: "visually-hidden" }, " ", pgettext("time left on the turn clock, after the time", "left"))));
       }
-      if (player.left) th.append(el("span", { class: "badge" }, "left"));
-      if (winner) th.append(el("span", { class: "badge badge--win" }, "winner"));
+      if (player.left) th.append(el("span", { class: "badge" }, pgettext("a player who left the game", "left")));
+      if (winner) th.append(el("span", { class: ["badge", "badge--win"].join(" ") }, gettext("winner")));
     });
   }
 
@@ -191,7 +212,7 @@ export class CardsPanel {
       this.redraw(td, "closed", () => {
         td.className = "scorecard__closed";
         td.append(el("span", { "aria-hidden": "true" }, "–"),
-          el("span", { class: "visually-hidden" }, "not allowed for this Yahtzee"));
+          el("span", { class: "visually-hidden" }, gettext("not allowed for this Yahtzee")));
       });
       return;
     }
@@ -204,7 +225,7 @@ export class CardsPanel {
           type: "button",
           class: `box-option${value ? "" : " box-option--zero"}`,
           "data-focus": `box-${category.id}`,
-          "aria-label": `Score ${value} in ${category.label}`,
+          "aria-label": interpolate(gettext("Score %(points)s in %(box)s"), { points: value, box: category.label }, true),
         }, String(value));
         button.addEventListener("click", () => this.room.play.score(category.id));
         td.append(button);
@@ -212,7 +233,8 @@ export class CardsPanel {
     } else {
       this.redraw(td, `preview ${value}`, () => {
         td.className = "scorecard__preview";
-        td.append(el("span", { "aria-label": `${category.label} would score ${value}` }, String(value)));
+        const words = interpolate(gettext("%(box)s would score %(points)s"), { points: value, box: category.label }, true);
+        td.append(el("span", { "aria-label": words }, String(value)));
       });
     }
   }
@@ -224,7 +246,8 @@ export class CardsPanel {
       this.redraw(td, String(card.upper_total), () => {
         const ratio = Math.min(1, card.upper_total / threshold);
         td.append(el("span", {}, `${card.upper_total}`), el("span", { class: "upper-progress__goal" }, ` / ${threshold}`));
-        const bar = el("span", { class: "upper-progress__bar", role: "img", "aria-label": `${card.upper_total} of ${threshold} toward the bonus` });
+        const toward = interpolate(gettext("%(points)s of %(threshold)s toward the bonus"), { points: card.upper_total, threshold }, true);
+        const bar = el("span", { class: "upper-progress__bar", role: "img", "aria-label": toward });
         const fill = el("span", { class: "upper-progress__fill" });
         // Through the CSSOM: the Content-Security-Policy refuses style attributes.
         fill.style.width = `${Math.round(ratio * 100)}%`;
@@ -236,7 +259,9 @@ export class CardsPanel {
     } else if (kind === "yahtzee_bonus") {
       this.redraw(td, `${card.yahtzee_bonus_count} ${card.yahtzee_bonus}`, () => {
         if (!card.yahtzee_bonus_count) return;
-        td.append(el("span", { class: "checks", "aria-label": `${card.yahtzee_bonus_count} bonus checks` }, "✓".repeat(card.yahtzee_bonus_count)),
+        const count = card.yahtzee_bonus_count;
+        const checks = interpolate(ngettext("%(count)s bonus check", "%(count)s bonus checks", count), { count }, true);
+        td.append(el("span", { class: "checks", "aria-label": checks }, "✓".repeat(count)),
           ` ${card.yahtzee_bonus}`);
       });
     } else if (kind === "lower") {
@@ -268,8 +293,8 @@ export class CardsPanel {
   }
 }
 
-function rowLabel(el, label) {
-  const short = SHORT_LABELS[label] || (label.startsWith("Bonus") ? "Bonus" : null);
-  if (!short) return [label];
+// A row's name, and on a phone its short form (when it has one of its own).
+function rowLabel(el, label, short) {
+  if (!short || short === label) return [label];
   return [el("span", { class: "scorecard__full" }, label), el("span", { class: "scorecard__short", "aria-hidden": "true" }, short)];
 }

@@ -4,12 +4,14 @@
 // held now would do, and every choice with what it gives up. On a phone its best move
 // also shows in a line by the dice (the tip).
 
-import { bothBests } from "../advice.js";
+import { bothBests, choiceLabel } from "../advice.js";
+import { gettext, interpolate, lang, ngettext } from "../i18n.js";
 import { isMyTurn, position } from "../state.js";
 import { maker, setHidden, setText, toggleClass } from "./dom.js";
 
 const SHOWN = 6; // Choices listed before "Show all".
-const points = (value) => value.toFixed(2);
+const twoPlaces = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const points = (value) => twoPlaces.format(value);
 
 export class CoachPanel {
   // A hold changes "your hold" (when the coach is on); a roll or a score, the position.
@@ -96,10 +98,12 @@ export class CoachPanel {
     const ready = this.ready();
     toggleClass(this.turnSection, "turn--coached", ready);
     setHidden(this.tip, !ready);
-    setText(this.tip, ready ? `Coach: ${advice.choices[0].label}` : "");
+    const label = (choice) => choiceLabel(choice, this.room.labels);
+    // Translators: the coach's best move, in a line by the dice on a phone.
+    setText(this.tip, ready ? interpolate(gettext("Coach: %(move)s"), { move: label(advice.choices[0]) }, true) : "");
     if (!shown) return;
     if (!ready) {
-      setText(this.best, "Thinking…");
+      setText(this.best, gettext("Thinking…"));
       setText(this.yours, "");
       setHidden(this.both, true);
       this.choices.replaceChildren();
@@ -108,10 +112,11 @@ export class CoachPanel {
     }
     const el = this.el;
     const [best] = advice.choices;
-    this.best.replaceChildren(el("span", { class: "coach__label" }, "Best: "),
-      el("strong", {}, best.label), ` · ${points(best.expected)} expected`);
+    // Translators: "Best:" then the best move, then its expected final total, as "· 231.50 expected".
+    this.best.replaceChildren(el("span", { class: "coach__label" }, gettext("Best:"), " "),
+      el("strong", {}, label(best)), " · ", interpolate(gettext("%(points)s expected"), { points: points(best.expected) }, true));
     // When playing to win is not playing for points, both, with what each costs and brings.
-    const both = bothBests(advice.to_win);
+    const both = bothBests(advice, this.room.labels);
     setHidden(this.both, !both);
     setText(this.bothPoints, both ? both.points : "");
     setText(this.bothWin, both ? both.win : "");
@@ -119,25 +124,37 @@ export class CoachPanel {
     this.choices.replaceChildren();
     const list = this.showsAll ? advice.choices : advice.choices.slice(0, SHOWN);
     list.forEach((choice, index) => {
-      const row = el("tr", { class: index === 0 ? "coach__row coach__row--best" : "coach__row" });
-      row.append(el("th", { scope: "row" }, choice.label), el("td", {}, points(choice.expected)),
-        el("td", {}, index === 0 ? "best" : `−${points(choice.loss)}`));
+      const row = el("tr", { class: "coach__row" });
+      if (index === 0) row.classList.add("coach__row--best");
+      row.append(el("th", { scope: "row" }, label(choice)), el("td", {}, points(choice.expected)),
+        // Translators: in the coach's list, what the best choice gives up: nothing.
+        el("td", {}, index === 0 ? gettext("best") : `−${points(choice.loss)}`));
       this.choices.append(row);
     });
     setHidden(this.more, advice.choices.length <= SHOWN);
-    setText(this.more, this.showsAll ? "Show the best few" : `Show all ${advice.choices.length} choices`);
+    const count = advice.choices.length;
+    setText(this.more, this.showsAll
+      ? gettext("Show the best few")
+      : interpolate(ngettext("Show the %(count)s choice", "Show all %(count)s choices", count), { count }, true));
     this.more.setAttribute("aria-expanded", String(this.showsAll));
   }
 
   // What the dice held now would do (nothing held: throwing all five again).
   yourHold(advice) {
     const turn = this.room.state.turn;
-    if (!turn.rolls_left) return "No rolls left: every box, best first.";
+    if (!turn.rolls_left) return gettext("No rolls left: every box, best first.");
     const kept = turn.held.map((i) => turn.dice[i]).sort((a, b) => a - b).join(" ");
     const mine = advice.choices.find((c) => c.kind === "keep" && c.kept.join(" ") === kept);
-    const what = kept ? `Your hold (${mine ? mine.label.toLowerCase() : kept})` : "Throwing all five again";
     if (!mine) return "";
-    if (mine.loss < 0.005) return `${what} is the best keep.`;
-    return `${what} gives up ${points(mine.loss)}.`;
+    const values = { dice: kept, points: points(mine.loss) };
+    const best = mine.loss < 0.005;
+    if (!kept) {
+      return best
+        ? gettext("Throwing all five again is the best keep.")
+        : interpolate(gettext("Throwing all five again gives up %(points)s."), values, true);
+    }
+    return best
+      ? interpolate(gettext("Your hold (keep %(dice)s) is the best keep."), values, true)
+      : interpolate(gettext("Your hold (keep %(dice)s) gives up %(points)s."), values, true);
   }
 }
