@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from django.utils import translation
 
 from games.web import charts
 from games.web.charts import (
@@ -412,3 +413,80 @@ def test_the_chances_chart_needs_a_round_per_moment() -> None:
         charts.win_chances_chart(["Ana"], [(1.0,)], [1, 2])
     with pytest.raises(ValueError, match="one round per moment"):
         charts.win_chances_chart(["Ana"], [], [])
+
+
+# In the reader's language -----------------------------------------------------------------
+
+
+def words_of(svg: str) -> tuple[str, str, list[str], list[str]]:
+    """A chart's title, its description, its texts and its hover titles."""
+    root = parse(svg)
+    title, desc = (root.find(f"svg:{tag}", NS) for tag in ("title", "desc"))
+    assert title is not None
+    assert desc is not None
+    texts = [t.text or "" for t in root.iter(f"{{{NS['svg']}}}text")]
+    hovers = [t.text or "" for t in root.iter(f"{{{NS['svg']}}}title")][1:]
+    return title.text or "", desc.text or "", texts, hovers
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "desc", "axis", "hover"),
+    [
+        (
+            "de",
+            "Verteilung der Ergebnisse",
+            "3 Spiele, Ergebnisse von 120 bis 180."
+            f" Am häufigsten ist der Bereich 100{DASH}124 mit 1 Spiel.",
+            "Endergebnis",
+            f"100{DASH}124: 1 Spiel",
+        ),
+        (
+            "sv",
+            "Fördelning av resultat",
+            "3 spel, resultat från 120 till 180."
+            f" Det vanligaste intervallet är 100{DASH}124 med 1 spel.",
+            "Slutresultat",
+            f"100{DASH}124: 1 spel",
+        ),
+    ],
+)
+def test_the_histogram_speaks_the_reader_s_language(
+    language: str, title: str, desc: str, axis: str, hover: str
+) -> None:
+    with translation.override(language):
+        svg = histogram_chart([120, 130, 180])
+
+    said_title, said_desc, texts, hovers = words_of(svg)
+    assert (said_title, said_desc, texts[-1], hovers[1]) == (title, desc, axis, hover)
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "desc", "axis", "hover"),
+    [
+        (
+            "de",
+            "Punktverlauf nach Runden",
+            "Ana beendete mit 200, Åsa hatte 30 nach Runde 2, Bo hat noch keine Punkte.",
+            "Runde",
+            "Ana: 10 nach Runde 1",
+        ),
+        (
+            "sv",
+            "Löpande summor per omgång",
+            "Ana slutade på 200, Åsa hade 30 efter omgång 2, Bo har inga poäng än.",
+            "Omgång",
+            "Ana: 10 efter omgång 1",
+        ),
+    ],
+)
+def test_the_running_totals_speak_the_reader_s_language(
+    language: str, title: str, desc: str, axis: str, hover: str
+) -> None:
+    series = [("Ana", FULL_GAME), ("Åsa", [10, 30]), ("Bo", [])]
+    with translation.override(language):
+        svg = running_totals_chart(series)
+
+    said_title, said_desc, texts, hovers = words_of(svg)
+    assert (said_title, said_desc) == (title, desc)
+    assert axis in texts
+    assert hovers[1] == hover

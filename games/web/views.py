@@ -34,7 +34,7 @@ from games.web.forms import NewGameForm
 from games.web.qr import qr_svg
 from games.web.scripts_catalog import page_catalog
 from games.wire import presentation
-from games.words import box_label, clock_words, ordinal, preset_label, worded_rows
+from games.words import box_label, clock_words, ordinal, percent, preset_label, worded_rows
 from yahtzee_site import lan
 
 HEALTH_TIMEOUT_SECONDS = 2.0
@@ -246,7 +246,11 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
             "decision_text": review_words.decision_text(decision, told.preset) if decision else "",
             "analysis": judged,
             "analysis_rows": [
-                (player, review_words.biggest_mistake(player.biggest, told.preset))
+                {
+                    "player": player,
+                    "optimal": percent(player.optimal_share) if player.decisions else "",
+                    "mistake": review_words.biggest_mistake(player.biggest, told.preset),
+                }
                 for player in judged.players
             ],
             # "Play my dice": a solo game's dice, once no secret (games.live.duplicate).
