@@ -52,6 +52,13 @@ def finished_game(fixed_dice, preset: str, first_turns: list[tuple[str, tuple[in
     return table
 
 
+def read_twice(table: Table, first: str, then: str) -> tuple[str, str]:
+    """The game's review read in the language ``first``, which works its analysis and chances
+    out and caches them, then in ``then``, from the cache."""
+    cache.clear()
+    return review_in(table.code, first), review_in(table.code, then)
+
+
 def review_in(code: str, language: str) -> str:
     response = Client(headers={"Accept-Language": language}).get(f"/g/{code}/review/")
     assert response.status_code == 200
@@ -89,31 +96,32 @@ def english_in(page: str) -> list[str]:
     ]
 
 
-def test_the_review_in_german_after_an_english_reader(fixed_dice) -> None:  # type: ignore[no-untyped-def]
-    table = finished_game(
-        fixed_dice,
-        "official",
-        [("ana", (3, 3, 3, 3, 3), "yahtzee"), ("ben", (1, 2, 3, 4, 5), "large_straight")],
-    )
-    cache.clear()
-    english = review_in(
-        table.code, "en"
-    )  # Works the analysis and the chances out, and caches them.
-    page = review_in(table.code, "de-DE,de;q=0.9")  # From the cache.
-    text = visible(page)
+def assert_told_in_full(page: str, first: list[str], last: str) -> None:
+    """The page's script tells the game's first moves and its end as given, and nothing on
+    the page or in its script's words is one of the review's English phrases."""
     moments = [m["text"] for m in config(page)["moments"]]
+    assert (moments[: len(first)], moments[-1]) == (first, last)
+    assert english_in(page) == []
+
+
+def test_the_review_in_german_after_an_english_reader(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    turns = [("ana", (3, 3, 3, 3, 3), "yahtzee"), ("ben", (1, 2, 3, 4, 5), "large_straight")]
+    english, page = read_twice(finished_game(fixed_dice, "official", turns), "en", "de-DE,de")
+    text = visible(page)
 
     assert config(english)["moments"][1]["text"] == "ana rolled 3 3 3 3 3 (2 rolls left)."
-    assert english_in(page) == []
     # The moves, told in the replay (the page's script shows these) and in the list.
-    assert moments[:5] == [
-        "ana und ben setzen sich an den Tisch; ana hat das Auswürfeln gewonnen und beginnt.",
-        "ana würfelte 3 3 3 3 3 (noch 2 Würfe).",
-        "ana trug 50 in Kniffel ein.",
-        "ben würfelte 1 2 3 4 5 (noch 2 Würfe).",
-        "ben trug 40 in Große Straße ein.",
-    ]
-    assert moments[-1] == "ana gewinnt mit 144."
+    assert_told_in_full(
+        page,
+        [
+            "ana und ben setzen sich an den Tisch; ana hat das Auswürfeln gewonnen und beginnt.",
+            "ana würfelte 3 3 3 3 3 (noch 2 Würfe).",
+            "ana trug 50 in Kniffel ein.",
+            "ben würfelte 1 2 3 4 5 (noch 2 Würfe).",
+            "ben trug 40 in Große Straße ein.",
+        ],
+        "ana gewinnt mit 144.",
+    )
     assert "Runde 1 · ana Wurf: 3 3 3 3 3 (noch 2 Würfe). Eingetragen: 50 in Kniffel." in text
     # The analysis: its verdicts, the biggest mistakes, the figures with a decimal comma.
     verdicts = [m["analysis"]["text"] for m in config(page)["moments"] if "analysis" in m]
@@ -145,29 +153,24 @@ def test_the_review_in_german_after_an_english_reader(fixed_dice) -> None:  # ty
 
 
 def test_the_review_of_a_yatzy_room_in_swedish_after_a_german_reader(fixed_dice) -> None:  # type: ignore[no-untyped-def]
-    table = finished_game(
-        fixed_dice,
-        "yatzy",
-        [("ana", (6, 6, 1, 2, 3), "one_pair"), ("ben", (1, 2, 3, 4, 5), "small_straight")],
-    )
-    cache.clear()
-    german = review_in(table.code, "de")
-    page = review_in(table.code, "sv")
+    turns = [("ana", (6, 6, 1, 2, 3), "one_pair"), ("ben", (1, 2, 3, 4, 5), "small_straight")]
+    german, page = read_twice(finished_game(fixed_dice, "yatzy", turns), "de", "sv")
     text = visible(page)
-    moments = [m["text"] for m in config(page)["moments"]]
     verdicts = [m["analysis"]["text"] for m in config(page)["moments"] if "analysis" in m]
 
     assert config(german)["moments"][2]["text"] == "ana trug 12 in Ein Paar ein."
-    assert english_in(page) == []
     # Yatzy's names on a Swedish card: "Ett par" is Yatzy's alone.
-    assert moments[:5] == [
-        "ana och ben slår sig ner; ana vann utslagningen och börjar.",
-        "ana slog 6 6 1 2 3 (2 slag kvar).",
-        "ana skrev 12 i Ett par.",
-        "ben slog 1 2 3 4 5 (2 slag kvar).",
-        "ben skrev 15 i Liten stege.",
-    ]
-    assert moments[-1] == "ana vinner med 101."
+    assert_told_in_full(
+        page,
+        [
+            "ana och ben slår sig ner; ana vann utslagningen och börjar.",
+            "ana slog 6 6 1 2 3 (2 slag kvar).",
+            "ana skrev 12 i Ett par.",
+            "ben slog 1 2 3 4 5 (2 slag kvar).",
+            "ben skrev 15 i Liten stege.",
+        ],
+        "ana vinner med 101.",
+    )
     assert verdicts[:2] == [
         "Bäst: Spara 6 6, 249,3 väntat. Spelat: Ett par (12), 240,4 väntat: gav bort 8,83 poäng.",
         "Bäst: Liten stege (15), 251,9 väntat. Spelat: Liten stege (15), det bästa valet.",
