@@ -382,14 +382,14 @@ def test_the_chances_chart_draws_a_line_per_seat_from_left_to_right() -> None:
     svg = charts.win_chances_chart(
         ["Ana", "Bob"], [(0.5, 0.5), (0.75, 0.25), (1.0, 0.0)], [1, 1, 2]
     )
-    # Moment i of 3 at 56 + 560 * i / 2; a chance c at 220 - 200 * c.
-    assert 'data-seat="0" d="M56 120L336 70L616 20"' in svg
-    assert 'data-seat="1" d="M56 120L336 170L616 220"' in svg
-    assert 'data-moments="3" data-plot-left="56" data-plot-width="560"' in svg
+    # Moment i of 3 at 72 + 544 * i / 2; a chance c at 220 - 200 * c.
+    assert 'data-seat="0" d="M72 120L344 70L616 20"' in svg
+    assert 'data-seat="1" d="M72 120L344 170L616 220"' in svg
+    assert 'data-moments="3" data-plot-left="72" data-plot-width="544"' in svg
     assert svg.count('class="chart__line"') == 2
     # Rounds are labelled where they begin; the 50% line is dashed.
     assert re.findall(r'x="(\d+)" y="236" dy="0.35em" text-anchor="start"[^>]*>(\d+)<', svg) == [
-        ("56", "1"),
+        ("72", "1"),
         ("616", "2"),
     ]
     assert 'stroke-dasharray="4 4"' in svg

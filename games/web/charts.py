@@ -541,8 +541,11 @@ def histogram_chart(
 
 # Chances to win over the game -----------------------------------------------------------
 
-CHANCES_PLOT = Plot(left=56, top=20, width=560, height=200)
-"""Chances to win: moment i of n is at ``left + i * width / (n - 1)``; 0% at the bottom."""
+CHANCES_PLOT = Plot(left=72, top=20, width=544, height=200)
+"""Chances to win: moment i of n is at ``left + i * width / (n - 1)``; 0% at the bottom.
+
+Its left margin holds "100 %" (German, French and Swedish put a space before the sign) in
+the phone's larger labels (18 units, ``static/css/site.css``)."""
 
 _CHANCES_LEGEND_TOP = CHANCES_PLOT.bottom + 60
 

@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from games.insight import chances, review
 from games.live import services
 from games.models import Game
-from games.web import review_words
+from games.web import charts, review_words
 from tests.browser.test_room import click_box, create_room, expect_dice, expect_my_turn, open_room
 from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
 from tests.server.helpers import play_as_bots
@@ -194,7 +194,8 @@ def test_the_review_graph_draws_the_game_and_a_click_jumps_to_its_moment(
     box = graph.bounding_box()
     assert box is not None
     width, height = (float(v) for v in graph.get_attribute("viewBox").split()[2:])
-    x = 56 + 560 * moment / (len(want.chances) - 1)
+    plot = charts.CHANCES_PLOT
+    x = plot.left + plot.width * moment / (len(want.chances) - 1)
     graph.click(position={"x": x * box["width"] / width, "y": 120 * box["height"] / height})
     expect(page.locator("#replay-slider")).to_have_value(str(moment))
     cursor = graph.locator(".chart__cursor")
