@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from django.utils.formats import number_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 
@@ -149,3 +150,8 @@ def clock_words(turn_seconds: int | None) -> str:
     if turn_seconds % 60 == 0:
         return gettext("%(minutes)s min a turn") % {"minutes": turn_seconds // 60}
     return gettext("%(seconds)s s a turn") % {"seconds": turn_seconds}
+
+
+def percent(chance: float) -> str:
+    """A chance, 0 to 1, as a whole percentage in the active language: "48%", "48 %"."""
+    return gettext("%(percent)s%%") % {"percent": number_format(round(chance * 100))}

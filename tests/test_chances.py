@@ -19,6 +19,7 @@ from games.insight import chances, review
 from games.strategy import odds as odds_module
 from games.strategy import policies
 from games.strategy.odds import Odds
+from games.web import review_words
 
 
 @pytest.fixture(scope="module")
@@ -179,13 +180,13 @@ def test_a_roll_that_keeps_dice_is_a_decision_then_luck_and_they_add_up(table: O
     first, ones = told.moments[1], told.moments[2]
     assert [s.cause for s in over.swings if s.seq == first.seq] == ["roll"]
     assert [s.cause for s in over.swings if s.seq == ones.seq] == ["decision"]
-    assert swings[(ones.seq, "decision")].text == "Ana scored 0 in Ones"
+    assert review_words.swing_text(swings[(ones.seq, "decision")], told) == "Ana scored 0 in Ones"
     assert swings[(ones.seq, "decision")].change < -0.2  # Fifty points thrown away.
     # Ana's second roll: keeping 5 6 of 2 2 5 6 1, then 6 6 6 came.
     last = told.moments[-1]
     keep, luck = swings[(last.seq, "decision")], swings[(last.seq, "roll")]
-    assert keep.text == "Ana kept 5 6 and threw the other 3"
-    assert luck.text == "Ana rolled 6 6 6 beside the 5 6 kept"
+    assert review_words.swing_text(keep, told) == "Ana kept 5 6 and threw the other 3"
+    assert review_words.swing_text(luck, told) == "Ana rolled 6 6 6 beside the 5 6 kept"
     assert keep.before == over.chances[-2]
     assert luck.after == over.chances[-1]
     assert keep.after == luck.before
@@ -206,7 +207,7 @@ def test_the_best_keep_costs_nothing(table: Odds) -> None:
     told = review.build(log_of(2, YAHTZEE_IN_ONES))
     over = chances.over_the_game(told, table)
     ben_keep = next(s for s in over.swings if s.seat == 1 and s.cause == "decision")
-    assert ben_keep.text == "Ben kept 1 2 3 4 and threw the other 1"
+    assert review_words.swing_text(ben_keep, told) == "Ben kept 1 2 3 4 and threw the other 1"
     assert ben_keep.size == pytest.approx(0, abs=1e-9)
 
 
@@ -228,7 +229,7 @@ def test_the_turning_points_are_the_biggest_swings_each_named_and_linked(table: 
     by_move = {(p.seq, p.cause) for p in points}
     assert (told.moments[1].seq, "roll") in by_move
     assert (told.moments[2].seq, "decision") in by_move
-    exported = over.as_json()
+    exported = review_words.win_chances_json(over, told)  # The export's, worded.
     assert exported["names"] == ["Ana", "Ben"]
     assert [m["seq"] for m in exported["moments"]] == [m.seq for m in told.moments]
     first = exported["turning_points"][0]
@@ -237,6 +238,7 @@ def test_the_turning_points_are_the_biggest_swings_each_named_and_linked(table: 
         "after",
     }  # fmt: skip
     assert told.moments[first["index"]].seq == first["seq"]
+    assert first["text"] == review_words.swing_text(points[0], told)
 
 
 def test_a_whole_game_ends_on_its_result(table: Odds) -> None:

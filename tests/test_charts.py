@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from django.utils import translation
 
 from games.web import charts
 from games.web.charts import (
@@ -85,11 +86,14 @@ def test_an_id_prefix_that_is_not_a_valid_id_is_refused(prefix: str) -> None:
         histogram_chart([1], id_prefix=prefix)
 
 
-def test_the_module_imports_only_the_standard_library() -> None:
+def test_the_module_imports_only_the_standard_library_and_django_s_translations() -> None:
+    # Its words go through Django's translations; games.words names a percentage for the
+    # locale (and brings the engine, which reads its dice with msgspec). Nothing of the site.
     script = (
         "import sys; before = set(sys.modules); import games.web.charts;"
-        "new = {m.split('.')[0] for m in set(sys.modules) - before};"
-        "print(sorted(new - set(sys.stdlib_module_names) - {'games'}))"
+        "new = {m for m in set(sys.modules) - before if m.split('.')[0] in {'games', 'django'}};"
+        "print(sorted(m for m in new if m.startswith(('games.live', 'games.models', 'django.db'))"
+        " or m.startswith('games.web.') and m != 'games.web.charts'))"
     )
     result = subprocess.run(
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60
@@ -378,14 +382,14 @@ def test_the_chances_chart_draws_a_line_per_seat_from_left_to_right() -> None:
     svg = charts.win_chances_chart(
         ["Ana", "Bob"], [(0.5, 0.5), (0.75, 0.25), (1.0, 0.0)], [1, 1, 2]
     )
-    # Moment i of 3 at 56 + 560 * i / 2; a chance c at 220 - 200 * c.
-    assert 'data-seat="0" d="M56 120L336 70L616 20"' in svg
-    assert 'data-seat="1" d="M56 120L336 170L616 220"' in svg
-    assert 'data-moments="3" data-plot-left="56" data-plot-width="560"' in svg
+    # Moment i of 3 at 72 + 544 * i / 2; a chance c at 220 - 200 * c.
+    assert 'data-seat="0" d="M72 120L344 70L616 20"' in svg
+    assert 'data-seat="1" d="M72 120L344 170L616 220"' in svg
+    assert 'data-moments="3" data-plot-left="72" data-plot-width="544"' in svg
     assert svg.count('class="chart__line"') == 2
     # Rounds are labelled where they begin; the 50% line is dashed.
     assert re.findall(r'x="(\d+)" y="236" dy="0.35em" text-anchor="start"[^>]*>(\d+)<', svg) == [
-        ("56", "1"),
+        ("72", "1"),
         ("616", "2"),
     ]
     assert 'stroke-dasharray="4 4"' in svg
@@ -409,3 +413,80 @@ def test_the_chances_chart_needs_a_round_per_moment() -> None:
         charts.win_chances_chart(["Ana"], [(1.0,)], [1, 2])
     with pytest.raises(ValueError, match="one round per moment"):
         charts.win_chances_chart(["Ana"], [], [])
+
+
+# In the reader's language -----------------------------------------------------------------
+
+
+def words_of(svg: str) -> tuple[str, str, list[str], list[str]]:
+    """A chart's title, its description, its texts and its hover titles."""
+    root = parse(svg)
+    title, desc = (root.find(f"svg:{tag}", NS) for tag in ("title", "desc"))
+    assert title is not None
+    assert desc is not None
+    texts = [t.text or "" for t in root.iter(f"{{{NS['svg']}}}text")]
+    hovers = [t.text or "" for t in root.iter(f"{{{NS['svg']}}}title")][1:]
+    return title.text or "", desc.text or "", texts, hovers
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "desc", "axis", "hover"),
+    [
+        (
+            "de",
+            "Verteilung der Ergebnisse",
+            "3 Spiele, Ergebnisse von 120 bis 180."
+            f" Am häufigsten ist der Bereich 100{DASH}124 mit 1 Spiel.",
+            "Endergebnis",
+            f"100{DASH}124: 1 Spiel",
+        ),
+        (
+            "sv",
+            "Fördelning av resultat",
+            "3 spel, resultat från 120 till 180."
+            f" Det vanligaste intervallet är 100{DASH}124 med 1 spel.",
+            "Slutresultat",
+            f"100{DASH}124: 1 spel",
+        ),
+    ],
+)
+def test_the_histogram_speaks_the_reader_s_language(
+    language: str, title: str, desc: str, axis: str, hover: str
+) -> None:
+    with translation.override(language):
+        svg = histogram_chart([120, 130, 180])
+
+    said_title, said_desc, texts, hovers = words_of(svg)
+    assert (said_title, said_desc, texts[-1], hovers[1]) == (title, desc, axis, hover)
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "desc", "axis", "hover"),
+    [
+        (
+            "de",
+            "Punktverlauf nach Runden",
+            "Ana beendete mit 200, Åsa hatte 30 nach Runde 2, Bo hat noch keine Punkte.",
+            "Runde",
+            "Ana: 10 nach Runde 1",
+        ),
+        (
+            "sv",
+            "Löpande summor per omgång",
+            "Ana slutade på 200, Åsa hade 30 efter omgång 2, Bo har inga poäng än.",
+            "Omgång",
+            "Ana: 10 efter omgång 1",
+        ),
+    ],
+)
+def test_the_running_totals_speak_the_reader_s_language(
+    language: str, title: str, desc: str, axis: str, hover: str
+) -> None:
+    series = [("Ana", FULL_GAME), ("Åsa", [10, 30]), ("Bo", [])]
+    with translation.override(language):
+        svg = running_totals_chart(series)
+
+    said_title, said_desc, texts, hovers = words_of(svg)
+    assert (said_title, said_desc) == (title, desc)
+    assert axis in texts
+    assert hovers[1] == hover

@@ -14,6 +14,7 @@ from games.engine import codec, replay
 from games.insight import analysis, review
 from games.live import services
 from games.models import Game, Player
+from games.web import review_words
 from games.web.views import EXPORT_FORMAT, GAMES_PER_PAGE
 from games.words import clock_words
 from tests.server.helpers import SOLO, SOLO_RUNNING, Table, abandoned_with_stand_ins, play_solo
@@ -240,7 +241,7 @@ def test_the_move_list_groups_every_moment_by_turn_with_the_stand_ins_notes(fake
     told = review.build(log)
     judged = analysis.analyse(log)
 
-    turns = review.move_list(told, judged.decisions)
+    turns = review_words.worded_turns(review.move_list(told, judged.decisions), told)
 
     # Every moment once, in order.
     entries = [entry for turn in turns for entry in turn.entries]
@@ -277,9 +278,9 @@ def test_the_move_list_groups_every_moment_by_turn_with_the_stand_ins_notes(fake
             if turn.seat is not None and moment.by is None:
                 assert entry.text[0].isupper()
                 assert not entry.text.startswith(turn.name)
-                assert entry.text[1:] in moment.text
+                assert entry.text[1:] in review_words.moment_text(told, entry.index)
             elif turn.seat is not None:
-                assert entry.text == moment.text
+                assert entry.text == review_words.moment_text(told, entry.index)
     # A decision made for a player gives up nothing of theirs, and is no mistake of theirs.
     made_for = [e for e in entries if e.decision is not None and e.decision.by is not None]
     assert {e.decision.by for e in made_for if e.decision} == {"clock", "bot"}
@@ -314,8 +315,8 @@ def test_big_mistakes_rank_the_costliest_and_give_ties_to_the_earlier(fixed_dice
     ranks = review.big_mistakes(made_up)
 
     assert ranks == {made_up[2].seq: 1, made_up[0].seq: 2, made_up[1].seq: 3}
-    entry = review.Entry(index=0, seq=made_up[4].seq, text="", decision=made_up[4])
-    assert entry.given_up == "\N{MINUS SIGN}<0.01"
+    entry = review.Entry(index=0, seq=made_up[4].seq, decision=made_up[4])
+    assert review_words.given_up(entry) == "\N{MINUS SIGN}<0.01"
 
 
 def test_the_review_page_lists_every_move_with_links_to_them(client, fixed_dice) -> None:  # type: ignore[no-untyped-def]

@@ -8,7 +8,11 @@ How the messages are found without gettext's tools (so the test runs anywhere):
   (``_`` too) with literal arguments, read from the syntax tree;
 - and the template text that is NOT in a translation tag is found by ``tests/i18n_scan.py``
   (Django's lexer, then the HTML's text nodes and read-aloud attributes): any word there is
-  a sentence outside the machinery.
+  a sentence outside the machinery;
+- in the Python modules that word the game (the review, the analysis, the chances, the
+  charts), a plain f-string is invisible to the catalog: ``tests/i18n_python.py`` reads their
+  syntax trees and finds every string literal outside a gettext call, a docstring, a
+  ``raise`` or an ``assert`` that reads as words.
 """
 
 from __future__ import annotations
@@ -25,7 +29,9 @@ from django.conf import settings
 from django.utils.translation.template import templatize
 
 from games.live import refusals
+from games.web import charts
 from tests.i18n_catalogs import Entry, plural_forms, read_po
+from tests.i18n_python import untranslated as untranslated_in_python
 from tests.i18n_scan import untranslated
 from tests.i18n_scripts import untranslated as untranslated_in_a_script
 from tests.i18n_scripts import untranslated_in
@@ -276,6 +282,46 @@ def test_the_scan_finds_a_sentence_outside_the_tags(tmp_path: Path) -> None:
     )
 
     assert untranslated(page) == [(1, "Hello there"), (3, "not fine")]
+
+
+#: The Python that makes sentences people read: every module of games/insight (a new one
+#: too), the charts, and the modules that word the engine's and the review's facts.
+WORDING = sorted(
+    [
+        *(ROOT / "games" / "insight").glob("*.py"),
+        ROOT / "games" / "web" / "charts.py",
+        ROOT / "games" / "web" / "review_words.py",
+        ROOT / "games" / "words.py",
+    ]
+)
+#: Literals of those modules that read as words but are for no person: a font's name.
+NOT_FOR_PEOPLE = frozenset({charts.FONT_FAMILY})
+
+
+@pytest.mark.parametrize("module", WORDING, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_module_that_words_the_game_holds_a_sentence_outside_gettext(module: Path) -> None:
+    assert untranslated_in_python(module, NOT_FOR_PEOPLE) == []
+
+
+def test_the_python_scan_finds_a_sentence_outside_gettext(tmp_path: Path) -> None:
+    module = tmp_path / "told.py"
+    module.write_text(
+        '"""A docstring."""\n'
+        "def told(name, dice, names):\n"
+        '    """Words."""\n'
+        "    if not dice:\n"
+        '        raise ValueError(f"no dice for {name}")\n'
+        '    kind, css = "keep", "chart__turn-label"\n'
+        '    fine = gettext("%(who)s rolled %(dice)s.") % {"who": name, "dice": dice}\n'
+        '    svg = f\'<text class="{css}" x="{dice}">{fine}</text>\'\n'
+        '    axis = "Round"\n'
+        '    joined = ", ".join(names[:-1]) + " and " + names[-1]\n'
+        '    return f"{name} rolled {dice}."\n'
+    )
+
+    assert untranslated_in_python(module) == [
+        (9, "Round"), (10, " and "), (11, "{} rolled {}."),
+    ]  # fmt: skip
 
 
 def _codes_raised() -> set[str]:

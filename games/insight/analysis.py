@@ -28,12 +28,15 @@ its expected total is than the best one's: 0 for an optimal move.
 
 Like :mod:`games.engine.replay`, this module imports no Django: it reads an event log
 as typed events (:mod:`games.engine.events`), so tools and tests can use it on any log.
+It words nothing either: a decision holds figures and choices, and the review words
+them when it is read, in the reader's language (:mod:`games.web.review_words`), so an
+analysis cached once serves readers of every language.
 
 >>> judged = analyse(events)                                    # doctest: +SKIP
 >>> judged.players[0].average_loss                              # doctest: +SKIP
 0.41...
->>> judged.at(57).text                                          # doctest: +SKIP
-'Best: Keep 6 6 6, 265.1 expected. Played: Keep 6 6, 263.0 expected: gave up 2.06 points.'
+>>> judged.at(57).loss                                          # doctest: +SKIP
+2.06...
 """
 
 from __future__ import annotations
@@ -50,9 +53,6 @@ FORMAT = 2
 
 #: Below this, a choice gives up nothing: it is as good as the best (rounding aside).
 OPTIMAL_TOLERANCE = 1e-9
-
-#: Who made a decision for a player, in words, by its ``by``.
-BY_WHOM: dict[str, str] = {events.BY_CLOCK: "the clock", events.BY_BOT: "a bot"}
 
 
 @dataclass(frozen=True)
@@ -80,45 +80,16 @@ class Decision:
     def is_optimal(self) -> bool:
         return self.loss == 0
 
-    @property
-    def loss_text(self) -> str:
-        """The points given up, as the review writes them ("2.06")."""
-        return points(self.loss)
-
-    @property
-    def text(self) -> str:
-        """The decision in words, as the review shows it.
-
-        "Best: Keep 6 6 6, 265.1 expected. Played: Keep 6 6, 263.0 expected: gave up 2.06
-        points." Expected totals have one decimal, points given up two.
-
-        A decision made for the player starts by saying so: "Played by the clock, not
-        counted in the player's figures. Best: ..."
-        """
-        text = f"Best: {self.best.label}, {self.best.expected:.1f} expected."
-        if self.chosen == self.best:
-            text += f" Played: {self.chosen.label}, the best choice."
-        elif self.is_optimal:
-            text += f" Played: {self.chosen.label}, as good as the best."
-        else:
-            played = f"Played: {self.chosen.label}, {self.chosen.expected:.1f} expected"
-            text += f" {played}: gave up {self.loss_text} points."
-        if self.by is None:
-            return text
-        whom = BY_WHOM.get(self.by, self.by)
-        return f"Played by {whom}, not counted in the player's figures. {text}"
-
     def as_json(self) -> dict[str, Any]:
-        """The decision for the review page's script (``text`` is what it shows)."""
+        """The decision's figures for the review page's script; its words (``best``,
+        ``chosen`` and ``text``, what the page shows) are added in the reader's language by
+        :func:`games.web.review_words.decision_json`."""
         return {
             "kind": self.kind,
-            "best": self.best.label,
             "bestExpected": round(self.best.expected, 4),
-            "chosen": self.chosen.label,
             "chosenExpected": round(self.chosen.expected, 4),
             "loss": round(self.loss, 6),
             "by": self.by,
-            "text": self.text,
         }
 
 
@@ -170,10 +141,6 @@ class Analysis:
     def made_for_players(self) -> bool:
         """Whether the clock or a bot made any decision for a player."""
         return any(decision.by is not None for decision in self.decisions)
-
-    def by_seq(self) -> dict[int, dict[str, Any]]:
-        """Each decision for the page's script, keyed by the event that made it."""
-        return {decision.seq: decision.as_json() for decision in self.decisions}
 
 
 @dataclass(frozen=True)
@@ -270,10 +237,3 @@ def _summary(seat: int, name: str, left: bool, decisions: Iterable[Decision]) ->
         by_clock=sum(d.by == events.BY_CLOCK for d in seats),
         by_bot=sum(d.by == events.BY_BOT for d in seats),
     )
-
-
-def points(value: float) -> str:
-    """Points given up, as the review writes them: two decimals, never a misleading 0.00."""
-    if 0 < value < 0.005:
-        return "less than 0.01"
-    return f"{value:.2f}"

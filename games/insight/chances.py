@@ -31,14 +31,17 @@ from the chances of each roll instead of one); the decision moved the chances
 from before it to that, the roll from that to after. A score is a decision
 alone; the first roll of a turn, luck alone.
 
-Like :mod:`games.insight.analysis`, this module imports no Django.
+Like :mod:`games.insight.analysis`, this module imports no Django and words nothing: a
+swing holds the dice it was about, and the review words it when it is read, in the
+reader's language (:mod:`games.web.review_words`); the chances are cached once for
+readers of every language.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
 from games.engine import rules
 
@@ -48,6 +51,9 @@ if TYPE_CHECKING:
 
 #: Changes when what :func:`over_the_game` returns changes shape, so no cache serves an old one.
 FORMAT = 1
+#: Changes when the Python values :func:`over_the_game` returns change (they are cached
+#: pickled), without a change to the export's JSON (:data:`FORMAT`).
+SHAPE = 2
 #: Chances are sent and exported with this many decimals.
 DECIMALS = 4
 #: How many turning points the review names: the moves that moved the chances most, at
@@ -165,12 +171,15 @@ class Swing:
     round: int
     seat: int
     cause: Cause
-    #: What was done, as the review says it: "Ana kept 6 6 6", "Ana rolled 6 6 6 6 6".
-    text: str
     before: tuple[float, ...]
     after: tuple[float, ...]
     #: Who decided for the seat's player, if not the player (the clock, a bot).
     by: str | None = None
+    #: What was done, as the words need it (a score is told as its moment of the review is):
+    #: the faces kept, ascending (a keep, or a roll beside them; none: all five thrown)...
+    kept: tuple[int, ...] = ()
+    #: ... and for a roll, the faces that landed (beside the kept ones, if any).
+    thrown: tuple[int, ...] = ()
 
     @property
     def size(self) -> float:
@@ -184,13 +193,14 @@ class Swing:
         return self.after[self.seat] - self.before[self.seat]
 
     def as_json(self) -> dict[str, Any]:
+        """The turning point for the export, without its words (``text``, which
+        :func:`games.web.review_words.win_chances_json` adds in the reader's language)."""
         return {
             "seq": self.seq,
             "index": self.index,
             "round": self.round,
             "seat": self.seat,
             "cause": self.cause,
-            "text": self.text,
             "by": self.by,
             "swing": round(self.size, DECIMALS),
             "change": round(self.change, DECIMALS),
@@ -269,7 +279,7 @@ def over_the_game(review: Review, odds: Odds | None = None) -> WinChances:
         if index == 0 or moment.kind not in ("rolled", "scored"):
             continue
         before = review.moments[index - 1]
-        swings += _swings(table, review, index, before, moment, chances[index - 1], chances[index])
+        swings += _swings(table, index, before, moment, chances[index - 1], chances[index])
     return WinChances(
         names=review.names,
         chances=tuple(chances),
@@ -294,7 +304,6 @@ def _key(game: rules.Game) -> tuple[object, ...]:
 
 def _swings(
     table: Odds,
-    review: Review,
     index: int,
     before: Moment,
     moment: Moment,
@@ -305,52 +314,61 @@ def _swings(
     a roll keeping dice first the decision to keep them, then the luck of the others."""
     seat = moment.seat
     assert seat is not None  # Rolls and scores are some seat's.
-    name = review.names[seat]
-    subject = name if moment.by is None else f"{name} ({_by_words(moment.by)})"
     # The round the move was made in: the game's just before it (a score may end a round).
     swing = _maker(moment, index, before.round, seat)
-    if moment.kind == "scored":  # "Ana scored 25 in Full house", as the review tells it.
-        return [swing("decision", moment.text.rstrip("."), chances_before, chances_after)]
+    if moment.kind == "scored":  # Told as the review tells the score.
+        return [swing("decision", chances_before, chances_after)]
     position = _game(before).position()
     dice = moment.dice
     assert dice is not None  # A roll shows dice.
-    thrown = _faces(dice)
     if position is None or not position.has_rolled or position.seat != seat:
-        return [swing("roll", f"{subject} rolled {thrown}", chances_before, chances_after)]
+        return [swing("roll", chances_before, chances_after, thrown=tuple(dice))]
     kept = tuple(sorted(dice[i] for i in moment.held))
     kept_chances = _after_keep(table, _game(before), position, kept)
-    fresh = _faces(dice[i] for i in range(len(dice)) if i not in moment.held)
-    if kept:
-        keep_text = f"{subject} kept {_faces(kept)} and threw the other {len(dice) - len(kept)}"
-        roll_text = f"{subject} rolled {fresh} beside the {_faces(kept)} kept"
-    else:
-        keep_text = f"{subject} threw all five again"
-        roll_text = f"{subject} rolled {thrown}"
+    fresh = tuple(dice[i] for i in range(len(dice)) if i not in moment.held)
     return [
-        swing("decision", keep_text, chances_before, kept_chances),
-        swing("roll", roll_text, kept_chances, chances_after),
+        swing("decision", chances_before, kept_chances, kept=kept),
+        swing("roll", kept_chances, chances_after, kept=kept, thrown=fresh),
     ]
 
 
-def _maker(
-    moment: Moment, index: int, round_: int, seat: int
-) -> Callable[[Cause, str, tuple[float, ...], tuple[float, ...]], Swing]:
+def _maker(moment: Moment, index: int, round_: int, seat: int) -> _Make:
     """Makes the swings of the moment ``index`` of the review, ``moment``, by ``seat``."""
 
-    def make(cause: Cause, text: str, before: tuple[float, ...], after: tuple[float, ...]) -> Swing:
+    def make(
+        cause: Cause,
+        before: tuple[float, ...],
+        after: tuple[float, ...],
+        *,
+        kept: tuple[int, ...] = (),
+        thrown: tuple[int, ...] = (),
+    ) -> Swing:
         return Swing(
             seq=moment.seq,
             index=index,
             round=round_,
             seat=seat,
             cause=cause,
-            text=text,
             before=before,
             after=after,
             by=moment.by,
+            kept=kept,
+            thrown=thrown,
         )
 
     return make
+
+
+class _Make(Protocol):
+    def __call__(
+        self,
+        cause: Cause,
+        before: tuple[float, ...],
+        after: tuple[float, ...],
+        *,
+        kept: tuple[int, ...] = (),
+        thrown: tuple[int, ...] = (),
+    ) -> Swing: ...
 
 
 def _after_keep(
@@ -386,11 +404,3 @@ def _after_keep(
     order = sorted(seats)
     shares = dict(zip(order, win_shares([seats[s] for s in order]), strict=True))
     return tuple(shares.get(seat, 0.0) for seat in range(game.players))
-
-
-def _by_words(by: str) -> str:
-    return {"clock": "the clock played", "bot": "a bot played"}.get(by, by)
-
-
-def _faces(dice: Iterable[int]) -> str:
-    return " ".join(str(face) for face in dice)

@@ -7,13 +7,19 @@ the roll-off), a roll, a hold, a score, someone leaving or being removed by the
 host, a player going away or coming back, a seat handed to a bot, and the end
 (finished, or abandoned unfinished). A move the turn clock or a bot made for a
 player (the event's ``by``) is told as such. Chat and the lobby are left out.
+
+Like :mod:`games.insight.analysis`, this module imports no Django, and so words nothing:
+a moment holds the facts of what happened (its event, who stood in for the player), and
+the pages word them when they are read, in the reader's language
+(:mod:`games.web.review_words`). Nothing here is saved in words, so a review read in
+German and one read in Swedish come from the same moments.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from games.engine import events, replay, rules
 from games.wire.presentation import card_json
@@ -31,6 +37,11 @@ MADE_FOR = (events.Rolled, events.Held, events.Scored, events.Left)
 #: The moments that concern one seat.
 SEATED = (*MADE_FOR, events.WentAway, events.CameBack, events.Handed)
 
+#: Who made a move for a seat's player, as its words need it: the clock when the player's
+#: time ran out (its first move of the turn) or playing on with the turn (the next ones), the
+#: bot in a seat the host handed to it, or a bot playing for a player who is away.
+StandIn: TypeAlias = Literal["clock_ran_out", "clock_playing_on", "bot_handed", "bot_away"]
+
 
 @dataclass(frozen=True)
 class Moment:
@@ -38,7 +49,6 @@ class Moment:
 
     seq: int
     kind: str
-    text: str
     seat: int | None
     turn: int | None
     round: int
@@ -51,12 +61,20 @@ class Moment:
     #: Who made the move for the seat when its player did not (:data:`games.engine.events.BY_CLOCK`,
     #: :data:`~games.engine.events.BY_BOT`, :data:`~games.engine.events.BY_HOST` for a removal).
     by: str | None = None
+    #: How the words name who made the move for the seat's player, when ``by`` is the clock
+    #: or a bot.
+    stand_in: StandIn | None = None
+    #: The host's seat when the move was made (the host may remove a player).
+    host: int | None = None
+    #: What happened: the event (the start's is the one that decided who starts).
+    event: events.AnyEvent | None = field(default=None, repr=False, compare=False)
     #: The rules engine's game just after the move (:mod:`games.insight.chances` reads it); always
     #: set by :func:`build`.
     game: rules.Game | None = field(default=None, repr=False, compare=False)
 
     def as_json(self) -> dict[str, Any]:
-        """The moment for the page's script.
+        """The moment for the page's script, without its words (``text``, which
+        :func:`games.web.review_words.moments_json` adds in the reader's language).
 
         A score carries the points it wrote (``points``) and the totals of the
         card it leaves (``card``, without its boxes: the script has them already).
@@ -64,7 +82,6 @@ class Moment:
         data: dict[str, Any] = {
             "seq": self.seq,
             "kind": self.kind,
-            "text": self.text,
             "seat": self.seat,
             "turn": self.turn,
             "round": self.round,
@@ -87,6 +104,8 @@ class Review:
 
     names: tuple[str, ...]
     moments: tuple[Moment, ...]
+    #: The rules preset's name: the boxes are named as on its card.
+    preset: str = rules.OFFICIAL.name
 
     def at(self, seq: object) -> int:
         """The index of the moment a link points at: the last one at or before event ``seq``.
@@ -125,7 +144,7 @@ class Review:
         """Every moment for the page's script; cards travel only with scores (and the start).
 
         ``analysis`` maps event numbers to what the post-game analysis says of the
-        decision each made (:meth:`games.insight.analysis.Analysis.by_seq`); a moment
+        decision each made (:func:`games.web.review_words.decision_json`); a moment
         that was a decision carries it as ``analysis``.
         """
         judged = analysis or {}
@@ -143,8 +162,6 @@ TURN_MOVES = {"rolled", "held", "scored"}
 ENDS_A_TURN = {"scored", "finished", "abandoned"}
 #: How many of each player's costliest decisions the move list marks as big mistakes.
 BIG_MISTAKES_PER_PLAYER = 3
-_RANKS = ("biggest", "second biggest", "third biggest")
-MINUS = "\N{MINUS SIGN}"
 
 
 @dataclass(frozen=True)
@@ -153,29 +170,18 @@ class Entry:
 
     index: int  # In :attr:`Review.moments`, which the page's script steps through.
     seq: int
-    text: str
     #: The decision the moment made, if it made one.
     decision: Decision | None = None
     #: 1 for the player's biggest mistake, 2 and 3 for the next; ``None`` for any other.
     mistake_rank: int | None = None
     #: The player whose mistake it was, for the words that say so.
     player: str = ""
-
-    @property
-    def given_up(self) -> str:
-        """The points the decision gave up, as the list shows them, after a minus sign: "4.00",
-        "<0.01"; "" for a move that decided nothing, an optimal one or one made for the player."""
-        decision = self.decision
-        if decision is None or decision.is_optimal or decision.by is not None:
-            return ""
-        return MINUS + ("<0.01" if decision.loss < 0.005 else f"{decision.loss:.2f}")
-
-    @property
-    def mistake_words(self) -> str:
-        """ "Ana's biggest mistake", "Ana's second biggest mistake"; "" for a lesser move."""
-        if self.mistake_rank is None:
-            return ""
-        return f"{self.player}'s {_RANKS[self.mistake_rank - 1]} mistake"
+    #: The words, in the reader's language (:func:`games.web.review_words.worded_turns`):
+    #: the moment's without the player's name ("Rolled 6 5 4 2 1 (2 rolls left)."), the
+    #: points given up after a minus sign ("4.00"), and whose mistake it was.
+    text: str = ""
+    given_up: str = ""
+    mistake_words: str = ""
 
 
 @dataclass
@@ -222,7 +228,6 @@ def move_list(review: Review, decisions: Iterable[Decision]) -> list[Turn]:
         entry = Entry(
             index=index,
             seq=moment.seq,
-            text=_brief(moment, review.names),
             decision=decision,
             mistake_rank=ranks.get(moment.seq),
             player=review.names[decision.seat] if decision else "",
@@ -241,19 +246,6 @@ def move_list(review: Review, decisions: Iterable[Decision]) -> list[Turn]:
     return turns
 
 
-def _brief(moment: Moment, names: Sequence[str]) -> str:
-    """A moment's words without the player's name, in the list under the name of the
-    turn: "Rolled 6 5 4 2 1 (2 rolls left)." A move made for the player keeps its
-    subject ("The clock, playing on for ana, ..."), and a note its own words."""
-    if moment.kind not in TURN_MOVES or moment.by is not None or moment.seat is None:
-        return moment.text
-    name = names[moment.seat]
-    if not moment.text.startswith(name + " "):
-        return moment.text
-    rest = moment.text[len(name) + 1 :]
-    return rest[:1].upper() + rest[1:]
-
-
 def _cards(moment: Moment) -> list[dict[str, Any]]:
     return [card_json(card) for card in moment.cards]
 
@@ -263,28 +255,29 @@ def build(log: Iterable[events.AnyEvent]) -> Review:
     reads them. Raises :class:`replay.ReplayError` on a broken log or a game that never
     started."""
     names: tuple[str, ...] = ()
+    preset = rules.OFFICIAL.name
     moments: list[Moment] = []
-    told = _Teller()
+    stand_ins = _StandIns()
     for step in replay.steps(log):
         game = step.room.game
         if game is None:
             continue
         if step.kind == "started":
-            names = step.room.players
+            names, preset = step.room.players, step.room.preset
         if step.kind in {"started", "roll_off"} and game.current is not None:
             # Play starts once the roll-off is decided (at once in a solo game).
-            moments.append(_moment(step, game, names, _start_text(names, game)))
+            moments.append(_moment(step, game))
         elif moments and step.kind in MOVES | NOTES:  # A "left" before the start is the lobby's.
-            moment = _moment(step, game, names, told(step, names))
+            moment = replace(_moment(step, game), stand_in=stand_ins(step))
             if step.kind in NOTES:  # The table is as it was: the last dice stay on it.
                 moment = replace(moment, dice=moments[-1].dice, held=moments[-1].held)
             moments.append(moment)
     if not moments:
         raise replay.ReplayError("the game has not started: there is nothing to review")
-    return Review(names=names, moments=tuple(moments))
+    return Review(names=names, moments=tuple(moments), preset=preset)
 
 
-def _moment(step: replay.Step, game: rules.Game, names: Sequence[str], text: str) -> Moment:
+def _moment(step: replay.Step, game: rules.Game) -> Moment:
     event = step.event
     if isinstance(event, events.Scored):
         # The dice stay on the table to show what was scored; the turn has passed on.
@@ -297,7 +290,6 @@ def _moment(step: replay.Step, game: rules.Game, names: Sequence[str], text: str
     return Moment(
         seq=step.seq,
         kind="start" if step.kind in {"started", "roll_off"} else step.kind,
-        text=text,
         seat=event.seat if isinstance(event, SEATED) else None,
         turn=None if over else game.current,
         round=game.round,
@@ -307,126 +299,38 @@ def _moment(step: replay.Step, game: rules.Game, names: Sequence[str], text: str
         cards=game.cards,
         category=event.category.value if isinstance(event, events.Scored) else None,
         by=event.by if isinstance(event, MADE_FOR) else None,
+        host=step.room.host,
+        event=event,
         game=game,
     )
 
 
-def _start_text(names: Sequence[str], game: rules.Game) -> str:
-    first = names[game.current] if game.current is not None else "?"
-    if len(names) == 1:
-        return f"{first} starts a solo game."
-    return f"{_and(names)} sit down; {first} won the roll-off and starts."
-
-
-class _Teller:
-    """Tells each moment in words, remembering what the words depend on: whether the
-    clock was already playing the turn, and which seats the host handed to a bot."""
+class _StandIns:
+    """Who made each move for a seat's player, as its words name them, remembering what that
+    depends on: whether the clock was already playing the turn, and which seats the host
+    handed to a bot."""
 
     def __init__(self) -> None:
         self.clock_playing: int | None = None  # The seat whose turn the clock plays on.
         self.handed: set[int] = set()
 
-    def __call__(self, step: replay.Step, names: Sequence[str]) -> str:
-        event, game = step.event, step.room.game
-        assert game is not None  # Moments are told once the game has started.
+    def __call__(self, step: replay.Step) -> StandIn | None:
+        event = step.event
         if isinstance(event, events.Handed):
             self.handed.add(event.seat)
-        who = None
-        if isinstance(event, MADE_FOR) and event.by in (events.BY_CLOCK, events.BY_BOT):
-            who = self._stand_in(event.seat, event.by, names)
+        stand_in: StandIn | None = None
+        if isinstance(event, MADE_FOR) and event.by == events.BY_CLOCK:
+            stand_in = "clock_playing_on" if self.clock_playing == event.seat else "clock_ran_out"
+        elif isinstance(event, MADE_FOR) and event.by == events.BY_BOT:
+            stand_in = "bot_handed" if event.seat in self.handed else "bot_away"
         if isinstance(event, events.Rolled) and event.by == events.BY_CLOCK:
             self.clock_playing = event.seat
         elif not isinstance(event, events.Held):
             self.clock_playing = None
-        return describe(event, names, game, who=who, host=step.room.host)
-
-    def _stand_in(self, seat: int, by: str | None, names: Sequence[str]) -> str:
-        """Who made a move for the seat's player, as the subject of its sentence."""
-        name = names[seat]
-        if by == events.BY_CLOCK:
-            if self.clock_playing == seat:
-                return f"The clock, playing on for {name},"
-            return f"{name}'s time ran out: the clock"
-        if seat in self.handed:
-            return f"The bot in {name}'s seat"
-        return f"A bot, playing for {name} (away),"
+        return stand_in
 
 
-def describe(
-    event: events.Event,
-    names: Sequence[str],
-    after: rules.Game,
-    *,
-    who: str | None = None,
-    host: int | None = None,
-) -> str:
-    """One moment in words: "Ana rolled 3 3 3 5 5.", "Ana kept 3 3 3.", "Ana scored 25 in
-    Full house.", "The game was abandoned: nobody played for a long while."
-
-    ``after`` is the game just after it (a hold names positions; the faces are on the
-    table). ``who`` is the subject of a move made for its seat's player ("Ana's time ran
-    out: the clock"), ``host`` the host's seat, who may remove a player.
-    """
-    if isinstance(event, events.Rolled | events.Held | events.Scored):
-        subject = who or names[event.seat]
-    if isinstance(event, events.Rolled):
-        left = after.turn.rolls_left
-        then = f" ({left} roll{'s' if left != 1 else ''} left)" if left else ""
-        kept = f", keeping {_faces(event.dice, event.held)}" if event.held else ""
-        return f"{subject} rolled {_faces(event.dice)}{kept}{then}."
-    if isinstance(event, events.Held):
-        if not event.held or after.turn.dice is None:
-            return f"{subject} let go of every die."
-        return f"{subject} kept {_faces(after.turn.dice, event.held)}."
-    if isinstance(event, events.Scored):
-        bonus = f" and a {rules.YAHTZEE_BONUS}-point Yahtzee bonus" if event.yahtzee_bonus else ""
-        return f"{subject} scored {event.points} in {event.category.label}{bonus}."
-    if isinstance(event, events.Left):
-        name = names[event.seat]
-        if event.by == events.BY_HOST:
-            remover = f"{names[host]}, the host," if host is not None else "The host"
-            return f"{remover} removed {name} from the game; {name}'s score stands."
-        return f"{name} left the game."
-    if isinstance(event, events.WentAway):
-        name = names[event.seat]
-        return (
-            f"{name} is away: the clock played {name}'s last turns, "
-            f"so a bot plays for {name} until {name} is back."
-        )
-    if isinstance(event, events.CameBack):
-        return f"{names[event.seat]} is back: the bot stops playing for {names[event.seat]}."
-    if isinstance(event, events.Handed):
-        return (
-            f"{names[event.host]}, the host, handed {names[event.seat]}'s seat "
-            "to a bot for the rest of the game."
-        )
-    if isinstance(event, events.Abandoned):
-        return "The game was abandoned: nobody played for a long while."
-    if isinstance(event, events.Finished):
-        winners = [names[s] for s in event.winners]
-        if not winners:
-            return "The game is over."
-        best = event.totals[event.winners[0]]
-        if len(names) == 1:  # A solo game: nobody to beat, a score to tell.
-            return f"{winners[0]} finished with {best}."
-        verb = "wins" if len(winners) == 1 else "share the win"
-        return f"{_and(winners)} {verb} with {best}."
-    return event.kind
-
-
-def _faces(dice: Sequence[int], positions: Iterable[int] | None = None) -> str:
-    chosen = dice if positions is None else [dice[i] for i in sorted(positions)]
-    return " ".join(str(face) for face in chosen)
-
-
-def _and(items: Iterable[str]) -> str:
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-#: The rows of a scorecard below and between the boxes: (key in the card's JSON, label).
+#: The rows of a scorecard that stay blank while they hold 0 (a bonus not earned yet).
 BLANK_WHEN_ZERO = frozenset({"upper_bonus", "yahtzee_bonus"})
 
 
@@ -436,25 +340,24 @@ def card_rows(
     """The rows of the scorecards table, one cell per seat, in the order a paper card of
     ``preset`` has them (Yatzy's has no Yahtzee bonus row).
 
-    Each row is ``{"key", "label", "box", "blank_zero", "cells": [points or None, ...]}``;
-    the page's script rewrites the same cells as the replay moves, by ``key``.
+    Each row is ``{"key", "box", "blank_zero", "cells": [points or None, ...]}``, without its
+    label (:func:`games.words.worded_rows` adds it in the reader's language); the page's
+    script rewrites the same cells as the replay moves, by ``key``.
     A bonus not (yet) earned is left blank, as on paper.
     """
 
     def box(category: rules.Category) -> dict[str, Any]:
         cells = [card["boxes"][category.value] for card in cards]
-        return {"key": category.value, "label": category.label, "box": True, "cells": cells}
+        return {"key": category.value, "box": True, "cells": cells}
 
-    def total(key: str, label: str) -> dict[str, Any]:
+    def total(key: str) -> dict[str, Any]:
         cells = [card[key] for card in cards]
-        blank_zero = key in BLANK_WHEN_ZERO
-        return {"key": key, "label": label, "box": False, "blank_zero": blank_zero, "cells": cells}
+        return {"key": key, "box": False, "blank_zero": key in BLANK_WHEN_ZERO, "cells": cells}
 
-    upper_sums = (("upper_total", "Upper total"), ("upper_bonus", f"Bonus ({preset.upper_bonus})"))
-    lower_sums = (("yahtzee_bonus", "Yahtzee bonus"),) if preset.yahtzee_bonus else ()
+    lower_sums = ("yahtzee_bonus", "lower_total") if preset.yahtzee_bonus else ("lower_total",)
     return [
         *(box(c) for c in rules.UPPER),
-        *(total(key, label) for key, label in upper_sums),
+        *(total(key) for key in ("upper_total", "upper_bonus")),
         *(box(c) for c in preset.lower),
-        *(total(key, label) for key, label in (*lower_sums, ("lower_total", "Lower total"))),
+        *(total(key) for key in lower_sums),
     ]

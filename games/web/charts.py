@@ -16,7 +16,11 @@ Coordinates are in viewBox units. The plotting area of each chart is the
 rectangle :data:`LINE_PLOT` or :data:`HISTOGRAM_PLOT`; the value 0 sits on its
 bottom edge and the axis maximum on its top edge.
 
-This module imports only the standard library, so anything can use it.
+Every word a chart shows or reads aloud (titles, descriptions, axis labels, the hover
+titles of points and bars) goes through Django's translations in the active language, made
+when the chart is drawn: a chart is drawn for each page view and kept nowhere, so each
+reader gets their own language. Besides the standard library it imports only Django's
+translation functions and :func:`games.words.percent`.
 """
 
 from __future__ import annotations
@@ -26,6 +30,10 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from html import escape
+
+from django.utils.translation import gettext, ngettext, pgettext
+
+from games.words import percent
 
 SEAT_COLOURS: tuple[str, ...] = (
     "#0072b2",  # blue
@@ -95,10 +103,6 @@ def _num(value: float) -> str:
     """A coordinate as short text: at most two decimals, no trailing zeros."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return "0" if text == "-0" else text
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _nice_steps(smallest: int) -> Iterator[int]:
@@ -205,10 +209,14 @@ def _truncate(text: str, limit: int) -> str:
 
 def _describe_player(name: str, totals: Sequence[int], rounds: int) -> str:
     if not totals:
-        return f"{name} has no score yet"
+        return gettext("%(name)s has no score yet") % {"name": name}
     if len(totals) == rounds:
-        return f"{name} finished on {totals[-1]}"
-    return f"{name} had {totals[-1]} after round {len(totals)}"
+        return gettext("%(name)s finished on %(total)s") % {"name": name, "total": totals[-1]}
+    return gettext("%(name)s had %(total)s after round %(round)s") % {
+        "name": name,
+        "total": totals[-1],
+        "round": len(totals),
+    }
 
 
 def _spread(positions: list[float], gap: float, lowest: float) -> list[float]:
@@ -254,7 +262,12 @@ def _player_line(
         f' stroke-width="2.5" stroke-linejoin="round" stroke-linecap="round"{_seat_dash(seat)}/>',
     ]
     for x, y, r, total in points:
-        hover = f"{name}: {total} after round {r}" if r else f"{name}: 0 at the start"
+        hover = (
+            gettext("%(name)s: %(total)s after round %(round)s")
+            % {"name": name, "total": total, "round": r}
+            if r
+            else gettext("%(name)s: 0 at the start") % {"name": name}
+        )
         parts.append(
             f'<circle class="chart__point" data-seat="{seat}" data-round="{r}"'
             f' data-total="{total}" cx="{_num(x)}" cy="{_num(y)}" r="4" fill="{colour}"'
@@ -284,13 +297,17 @@ def _end_labels(ends: Sequence[_LineEnd]) -> str:
     return '<g class="chart__end-labels">' + "".join(labels) + "</g>"
 
 
+def _round_axis() -> str:
+    return pgettext("a chart's axis: the rounds of the game", "Round")
+
+
 def _x_axis_rounds(rounds: int) -> str:
     plot = LINE_PLOT
     labels = [
         _text(plot.left + plot.width * r / rounds, plot.bottom + 16, str(r))
         for r in range(rounds + 1)
     ]
-    labels.append(_text(plot.left + plot.width / 2, plot.bottom + 38, "Round", fill=INK))
+    labels.append(_text(plot.left + plot.width / 2, plot.bottom + 38, _round_axis(), fill=INK))
     return '<g class="chart__axis">' + _axis_lines(plot) + "".join(labels) + "</g>"
 
 
@@ -319,7 +336,7 @@ def running_totals_chart(
     series: Sequence[tuple[str, Sequence[int]]],
     *,
     rounds: int = 13,
-    title: str = "Running totals by round",
+    title: str | None = None,
     id_prefix: str = "chart",
 ) -> str:
     """A line chart of each player's grand total after each round.
@@ -346,7 +363,7 @@ def running_totals_chart(
         lines.append(line)
         if totals:  # A line that has not left round 0 gets no label.
             ends.append(end)
-    desc = ", ".join(_describe_player(n, t, rounds) for n, t in series) or "No players yet"
+    desc = ", ".join(_describe_player(n, t, rounds) for n, t in series) or gettext("No players yet")
 
     legend_rows = math.ceil(len(series) / _LEGEND_COLUMNS)
     height = _LEGEND_TOP + max(legend_rows - 0.5, 0) * _LEGEND_ROW + 8
@@ -358,7 +375,12 @@ def running_totals_chart(
         _legend([name for name, _ in series]),
     ]
     return _svg(
-        parts, height=height, title=title, desc=desc + ".", id_prefix=id_prefix, kind="lines"
+        parts,
+        height=height,
+        title=title if title is not None else gettext("Running totals by round"),
+        desc=desc + ".",
+        id_prefix=id_prefix,
+        kind="lines",
     )
 
 
@@ -394,19 +416,27 @@ def _bin_label(start: int, bin_width: int) -> str:
 
 def _describe_histogram(values: Sequence[int], bins: Sequence[tuple[int, int]], width: int) -> str:
     start, count = max(bins, key=lambda b: b[1])  # The first of equals: the lowest bin.
-    return (
-        f"{_plural(len(values), 'game')}, scores from {min(values)} to {max(values)}."
-        f" The most common range is {_bin_label(start, width)} with {_plural(count, 'game')}."
-    )
+    games = ngettext(
+        "%(count)s game, scores from %(lowest)s to %(highest)s.",
+        "%(count)s games, scores from %(lowest)s to %(highest)s.",
+        len(values),
+    ) % {"count": len(values), "lowest": min(values), "highest": max(values)}
+    common = ngettext(
+        "The most common range is %(range)s with %(count)s game.",
+        "The most common range is %(range)s with %(count)s games.",
+        count,
+    ) % {"range": _bin_label(start, width), "count": count}
+    return f"{games} {common}"
 
 
 def _empty_histogram(title: str, id_prefix: str) -> str:
-    message = _text(WIDTH / 2, _EMPTY_HEIGHT / 2, "No finished games yet", size=16)
+    shown = pgettext("a chart with no data", "No finished games yet")
+    message = _text(WIDTH / 2, _EMPTY_HEIGHT / 2, shown, size=16)
     return _svg(
         [message],
         height=_EMPTY_HEIGHT,
         title=title,
-        desc="No finished games yet.",
+        desc=gettext("No finished games yet."),
         id_prefix=id_prefix,
         kind="histogram",
     )
@@ -446,7 +476,10 @@ def _bars(bins: Sequence[tuple[int, int]], bin_width: int, top_value: int) -> st
     bars = []
     for i, (start, count) in enumerate(bins):
         x, y = plot.left + slot * i + gap / 2, plot.y(count, top_value)
-        hover = f"{_bin_label(start, bin_width)}: {_plural(count, 'game')}"
+        hover = ngettext("%(range)s: %(count)s game", "%(range)s: %(count)s games", count) % {
+            "range": _bin_label(start, bin_width),
+            "count": count,
+        }
         bars.append(
             f'<rect class="chart__bar" data-from="{start}" data-to="{start + bin_width - 1}"'
             f' data-count="{count}" x="{_num(x)}" y="{_num(y)}" width="{_num(slot - gap)}"'
@@ -462,7 +495,7 @@ def histogram_chart(
     values: Sequence[int],
     *,
     bin_width: int = 25,
-    title: str = "Score distribution",
+    title: str | None = None,
     id_prefix: str = "chart",
 ) -> str:
     """Bars counting the ``values`` in each bin ``[k * bin_width, (k + 1) * bin_width)``.
@@ -474,6 +507,7 @@ def histogram_chart(
     ``id_prefix`` makes the ids inside unique when a page shows several charts.
     """
     _check_id_prefix(id_prefix)
+    title = title if title is not None else gettext("Score distribution")
     if bin_width < 1:
         raise ValueError(f"bin_width must be at least 1, got {bin_width}")
     if not values:
@@ -487,7 +521,10 @@ def histogram_chart(
         + _axis_lines(HISTOGRAM_PLOT)
         + labels
         + _text(
-            HISTOGRAM_PLOT.left + HISTOGRAM_PLOT.width / 2, axis_title_y, "Final score", fill=INK
+            HISTOGRAM_PLOT.left + HISTOGRAM_PLOT.width / 2,
+            axis_title_y,
+            pgettext("a chart's axis", "Final score"),
+            fill=INK,
         )
         + "</g>"
     )
@@ -504,8 +541,11 @@ def histogram_chart(
 
 # Chances to win over the game -----------------------------------------------------------
 
-CHANCES_PLOT = Plot(left=56, top=20, width=560, height=200)
-"""Chances to win: moment i of n is at ``left + i * width / (n - 1)``; 0% at the bottom."""
+CHANCES_PLOT = Plot(left=72, top=20, width=544, height=200)
+"""Chances to win: moment i of n is at ``left + i * width / (n - 1)``; 0% at the bottom.
+
+Its left margin holds "100 %" (German, French and Swedish put a space before the sign) in
+the phone's larger labels (18 units, ``static/css/site.css``)."""
 
 _CHANCES_LEGEND_TOP = CHANCES_PLOT.bottom + 60
 
@@ -521,20 +561,28 @@ class TurningMark:
     text: str
 
 
-def _percent(chance: float) -> str:
-    return f"{round(chance * 100)}%"
-
-
 def _describe_chances(names: Sequence[str], chances: Sequence[Sequence[float]]) -> str:
     start, end = chances[0], chances[-1]
     parts = []
     for seat, name in enumerate(names):
         peak = max(c[seat] for c in chances)
         parts.append(
-            f"{name} from {_percent(start[seat])} to {_percent(end[seat])}"
-            f" (at most {_percent(peak)})"
+            gettext("%(name)s from %(start)s to %(end)s (at most %(peak)s)")
+            % {
+                "name": name,
+                "start": percent(start[seat]),
+                "end": percent(end[seat]),
+                "peak": percent(peak),
+            }
         )
     return "; ".join(parts)
+
+
+def _numbered(mark: TurningMark) -> str:
+    return pgettext("a numbered turning point", "%(number)s. %(text)s") % {
+        "number": mark.number,
+        "text": mark.text,
+    }
 
 
 def _x_axis_moments(rounds: Sequence[int]) -> str:
@@ -552,21 +600,22 @@ def _x_axis_moments(rounds: Sequence[int]) -> str:
             f' y2="{_num(plot.bottom + 5)}" stroke="{MUTED}" stroke-width="1"/>'
         )
         labels.append(_text(x, plot.bottom + 16, str(round_), anchor="start"))
-    labels.append(_text(plot.left + plot.width / 2, plot.bottom + 38, "Round", fill=INK))
+    labels.append(_text(plot.left + plot.width / 2, plot.bottom + 38, _round_axis(), fill=INK))
     return '<g class="chart__axis">' + _axis_lines(plot) + "".join(labels) + "</g>"
 
 
 def _chance_grid() -> str:
     plot = CHANCES_PLOT
     lines = []
-    for percent in (0, 25, 50, 75, 100):
-        y = _num(plot.y(percent, 100))
-        dash = ' stroke-dasharray="4 4"' if percent == 50 else ""
+    for share in (0, 25, 50, 75, 100):
+        y = _num(plot.y(share, 100))
+        dash = ' stroke-dasharray="4 4"' if share == 50 else ""
         lines.append(
             f'<line x1="{_num(plot.left)}" x2="{_num(plot.right)}" y1="{y}" y2="{y}"'
             f' stroke="{GRID}" stroke-width="1"{dash}/>'
         )
-        lines.append(_text(plot.left - 8, plot.y(percent, 100), f"{percent}%", anchor="end"))
+        label = percent(share / 100)
+        lines.append(_text(plot.left - 8, plot.y(share, 100), label, anchor="end"))
     return '<g class="chart__grid">' + "".join(lines) + "</g>"
 
 
@@ -576,7 +625,7 @@ def win_chances_chart(
     rounds: Sequence[int],
     marks: Sequence[TurningMark] = (),
     *,
-    title: str = "Chances to win, move by move",
+    title: str | None = None,
     id_prefix: str = "chances",
 ) -> str:
     """A line per seat of its chance to win (0 to 1) at each moment of the game, like a
@@ -619,7 +668,7 @@ def win_chances_chart(
         )  # fmt: skip
         turns.append(
             f'<g class="chart__turn" data-index="{mark.index}" data-number="{mark.number}">'
-            f"<title>{escape(f'{mark.number}. {mark.text}')}</title>"
+            f"<title>{escape(_numbered(mark))}</title>"
             f'<circle cx="{_num(x)}" cy="{_num(y)}" r="10" fill="#ffffff"'
             f' stroke="{seat_colour(mark.seat)}" stroke-width="3"/>{label}</g>'
         )
@@ -643,7 +692,7 @@ def win_chances_chart(
     svg = _svg(
         parts,
         height=height,
-        title=title,
+        title=title if title is not None else gettext("Chances to win, move by move"),
         desc=_describe_chances(names, chances) + ".",
         id_prefix=id_prefix,
         kind="chances",

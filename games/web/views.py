@@ -29,12 +29,20 @@ from games.insight.review import Review, card_rows, move_list
 from games.insight.review import build as review_of
 from games.live import daily, duplicate, limits, refusals, services
 from games.models import NAME_MAX_LENGTH, Game, Player
-from games.web import charts, history
+from games.web import charts, history, review_words
 from games.web.forms import NewGameForm
 from games.web.qr import qr_svg
 from games.web.scripts_catalog import page_catalog
 from games.wire import presentation
-from games.words import box_label, box_short_label, clock_words, ordinal, preset_label, worded_rows
+from games.words import (
+    box_label,
+    box_short_label,
+    clock_words,
+    ordinal,
+    percent,
+    preset_label,
+    worded_rows,
+)
 from yahtzee_site import lan
 
 HEALTH_TIMEOUT_SECONDS = 2.0
@@ -210,6 +218,8 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("room", code=game.code)
     events = services.replay_events(game.code)  # Read once, for the review and the analysis.
     told = review_of(events)
+    # The analysis and the chances are cached as facts, in no language: review_words words
+    # them for each reader.
     analysis_key = f"games.insight.analysis:{analysis.FORMAT}:{game.code}:{game.state_version}"
     judged = cache.get(analysis_key)
     if judged is None:
@@ -219,11 +229,12 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
     odds = win_chances(game, told) if len(told.names) > 1 else None
     turning = odds.turning_points() if odds else ()
     marks = [
-        charts.TurningMark(number, point.index, point.seat, point.text)
+        charts.TurningMark(number, point.index, point.seat, review_words.swing_text(point, told))
         for number, point in enumerate(turning, start=1)
     ]
     summary = history.summary(game)
     start = told.at(request.GET.get("at", ""))
+    decision = judged.at(told.moments[start].seq)
     cards = [presentation.card_json(card) for card in told.moments[start].cards]
     running = zip(summary.seats, told.running_totals(), strict=True)
     series = [(seat.name, totals) for seat, totals in running]
@@ -237,6 +248,7 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
             "removed": told.removed(),
             "ranking": _ranking(summary.seats),
             "moment": told.moments[start],
+            "moment_text": review_words.moment_text(told, start),
             "dice": told.moments[start].dice or [None] * rules.DICE_COUNT,
             "rows": worded_rows(card_rows(cards, game.rules), game.rules),
             "totals": [card["total"] for card in cards],
@@ -244,12 +256,21 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
             # Moments are numbered on the page as in their links (?at=): by their place in the log.
             "last_seq": told.moments[-1].seq,
             "start": start,
-            "decision": judged.at(told.moments[start].seq),
+            "decision": decision,
+            "decision_text": review_words.decision_text(decision, told.preset) if decision else "",
             "analysis": judged,
+            "analysis_rows": [
+                {
+                    "player": player,
+                    "optimal": percent(player.optimal_share) if player.decisions else "",
+                    "mistake": review_words.biggest_mistake(player.biggest, told.preset),
+                }
+                for player in judged.players
+            ],
             # "Play my dice": a solo game's dice, once no secret (games.live.duplicate).
             "dice_playable": len(told.names) == 1 and not duplicate.is_secret(game),
             "same_dice": _same_dice(game) if len(told.names) == 1 else None,
-            "moves": move_list(told, judged.decisions),
+            "moves": review_words.worded_turns(move_list(told, judged.decisions), told),
             # The chart module escapes every name it draws: its SVG goes in as it is.
             "chart": mark_safe(
                 charts.running_totals_chart(
@@ -262,12 +283,17 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
                 else None
             ),
             "turning_points": [
-                {"number": n, "point": p, "words": _turning_words(p, told.names)}
+                {
+                    "number": n,
+                    "point": p,
+                    "text": review_words.swing_text(p, told),
+                    "words": review_words.turning_words(p, told.names),
+                }
                 for n, p in enumerate(turning, start=1)
             ],
             "config": {
                 "names": list(told.names),
-                "moments": told.moments_json(judged.by_seq()),
+                "moments": review_words.moments_json(told, judged),
                 "start": start,
                 "chances": (
                     [[round(c, chances.DECIMALS) for c in at] for at in odds.chances]
@@ -284,20 +310,13 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
 def win_chances(game: Game, told: Review) -> chances.WinChances:
     """Each seat's chance to win at every moment of a game that is over, worked out on the
     first view (or export) and cached, as the analysis is, by code and ``state_version``."""
-    key = f"games.insight.chances:{chances.FORMAT}:{game.code}:{game.state_version}"
+    key = f"games.insight.chances:{chances.FORMAT}.{chances.SHAPE}:{game.code}:{game.state_version}"
     found = cache.get(key)
     if found is None:
         found = chances.over_the_game(told)
         cache.set(key, found, timeout=None)
     assert isinstance(found, chances.WinChances)
     return found
-
-
-def _turning_words(point: chances.Swing, names: Sequence[str]) -> str:
-    """How a turning point moved its seat's chance: "Ana 48% → 81%"."""
-    name = names[point.seat]
-    before, after = (round(c * 100) for c in (point.before[point.seat], point.after[point.seat]))
-    return f"{name} {before}% \N{RIGHTWARDS ARROW} {after}%"
 
 
 def _ranking(seats: Sequence[history.Seat]) -> list[tuple[str, history.Seat]]:
@@ -336,7 +355,7 @@ def export(request: HttpRequest, code: str) -> JsonResponse:
         "events": presentation.log_json(services.log(game.code)),
         # Only once the game is over: before, a player could read the odds the room hides.
         "win_chances": (
-            win_chances(game, review_of(services.replay_events(game.code))).as_json()
+            _win_chances_json(game)
             if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED)
             else None
         ),
@@ -344,6 +363,12 @@ def export(request: HttpRequest, code: str) -> JsonResponse:
     response = JsonResponse(data, json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="yahtzee-{game.code}.json"'
     return response
+
+
+def _win_chances_json(game: Game) -> dict[str, Any]:
+    """The export's chances, its turning points worded in the reader's language."""
+    told = review_of(services.replay_events(game.code))
+    return review_words.win_chances_json(win_chances(game, told), told)
 
 
 @require_POST

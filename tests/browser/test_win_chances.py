@@ -16,6 +16,7 @@ from playwright.sync_api import Page, expect
 from games.insight import chances, review
 from games.live import services
 from games.models import Game
+from games.web import charts, review_words
 from tests.browser.test_room import click_box, create_room, expect_dice, expect_my_turn, open_room
 from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
 from tests.server.helpers import play_as_bots
@@ -156,7 +157,8 @@ def test_the_review_graph_draws_the_game_and_a_click_jumps_to_its_moment(
 ):  # type: ignore[no-untyped-def]
     code = off_the_loop(finished_game, 3)
     events = off_the_loop(services.replay_events, code)
-    want = chances.over_the_game(review.build(events))
+    told = review.build(events)
+    want = chances.over_the_game(told)
     turning = want.turning_points()
     context = browser.new_context(viewport=VIEWPORTS["desktop"], color_scheme=scheme)
     page = context.new_page()
@@ -170,7 +172,7 @@ def test_the_review_graph_draws_the_game_and_a_click_jumps_to_its_moment(
     items = page.locator("#turning-points li")
     expect(items).to_have_count(len(turning))
     for number, point in enumerate(turning):
-        expect(items.nth(number)).to_contain_text(point.text)
+        expect(items.nth(number)).to_contain_text(review_words.swing_text(point, told))
         expect(items.nth(number)).to_contain_text("Roll" if point.cause == "roll" else "Decision")
 
     # A turning point's mark on the graph goes to its moment.
@@ -192,7 +194,8 @@ def test_the_review_graph_draws_the_game_and_a_click_jumps_to_its_moment(
     box = graph.bounding_box()
     assert box is not None
     width, height = (float(v) for v in graph.get_attribute("viewBox").split()[2:])
-    x = 56 + 560 * moment / (len(want.chances) - 1)
+    plot = charts.CHANCES_PLOT
+    x = plot.left + plot.width * moment / (len(want.chances) - 1)
     graph.click(position={"x": x * box["width"] / width, "y": 120 * box["height"] / height})
     expect(page.locator("#replay-slider")).to_have_value(str(moment))
     cursor = graph.locator(".chart__cursor")

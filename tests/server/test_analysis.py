@@ -14,9 +14,11 @@ import pytest
 
 from games.engine import events, replay
 from games.engine.events import AnyEvent
+from games.engine.rules import OFFICIAL
 from games.insight import analysis
 from games.live import services
 from games.strategy import load
+from games.web import review_words
 from tests.server.helpers import Table, abandoned_with_stand_ins, play_out
 
 pytestmark = pytest.mark.django_db
@@ -102,7 +104,7 @@ def test_scoring_18_in_chance_with_a_roll_left_gives_up_exactly_4(fixed_dice) ->
     assert decision.chosen.label == "Chance (18)"
     assert decision.chosen.expected == pytest.approx(BEFORE_CHANCE + 18)
     assert decision.loss == pytest.approx(4.0)
-    assert decision.text == (
+    assert review_words.decision_text(decision, OFFICIAL) == (
         "Best: Keep 4 5 6, 236.0 expected. Played: Chance (18), 232.0 expected: "
         "gave up 4.00 points."
     )
@@ -130,7 +132,7 @@ def test_each_keep_with_one_roll_left_gives_up_what_the_dice_it_throws_lose(
     assert decision.is_optimal == (loss == 0)
     if loss == 0:
         assert decision.loss == 0  # Exactly: an optimal move gives up nothing.
-        assert decision.text == (
+        assert review_words.decision_text(decision, OFFICIAL) == (
             "Best: Keep 4 5 6, 236.0 expected. Played: Keep 4 5 6, the best choice."
         )
 
@@ -332,7 +334,7 @@ def test_a_decision_the_clock_or_a_bot_made_is_marked_and_not_counted_as_the_pla
 
     made_for = judged.decisions[-1]
     assert (made_for.by, made_for.loss) == (by, pytest.approx(4.0))
-    assert made_for.text == (
+    assert review_words.decision_text(made_for, OFFICIAL) == (
         f"Played by {whom}, not counted in the player's figures. Best: Keep 4 5 6, 236.0 "
         "expected. Played: Chance (18), 232.0 expected: gave up 4.00 points."
     )
@@ -382,6 +384,6 @@ def test_an_analysis_refuses_a_game_not_started() -> None:
 
 
 def test_a_tiny_loss_is_not_written_as_nothing() -> None:
-    assert analysis.points(4.0) == "4.00"
-    assert analysis.points(0.004) == "less than 0.01"
-    assert analysis.points(0.0) == "0.00"
+    assert review_words.points_given_up(4.0) == "4.00"
+    assert review_words.points_given_up(0.004) == "less than 0.01"
+    assert review_words.points_given_up(0.0) == "0.00"

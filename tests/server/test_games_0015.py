@@ -24,7 +24,7 @@ from games.engine import replay
 from games.insight import review
 from games.live import services
 from games.models import Game, GameEvent
-from games.web import history, views
+from games.web import history, review_words, views
 from tests.server.helpers import as_reviewed_now
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -109,5 +109,5 @@ def test_every_stored_game_exports_and_reviews_as_before(stored: None) -> None:
         dice = exported["game"].pop("dice")
         assert exported == STORED["expected"][code]["export"], code
         assert (dice["kind"], dice["daily"], dice["dice_of"]) == ("fresh", None, None), code
-        moments = review.build(services.replay_events(code)).moments_json()
+        moments = review_words.moments_json(review.build(services.replay_events(code)))
         assert moments == as_reviewed_now(STORED["expected"][code]["review"]), code

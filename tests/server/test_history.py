@@ -9,8 +9,9 @@ from games.insight import review
 from games.live import services
 from games.live.services import CommandError
 from games.models import Game, GameEvent, Player
-from games.web import history
+from games.web import history, review_words
 from games.wire import presentation
+from games.words import worded_rows
 from tests.server.helpers import SOLO_RUNNING, Table, abandoned_with_stand_ins, play_solo
 from tests.server.test_replay import play_randomly
 
@@ -58,13 +59,18 @@ def reviewed(code: str) -> review.Review:
     return review.build(services.replay_events(code))
 
 
+def said(told: review.Review, moment: review.Moment) -> str:
+    """A moment in words, as the review page tells it (in English, as every test starts)."""
+    return review_words.moment_text(told, told.moments.index(moment))
+
+
 def test_it_tells_each_move_with_the_dice_and_the_cards_of_that_moment(opened: Table) -> None:
     told = reviewed(opened.code)
 
     assert [m.kind for m in told.moments] == [
         "start", "rolled", "held", "rolled", "scored", "rolled", "scored",
     ]  # fmt: skip
-    assert [m.text for m in told.moments] == [
+    assert [said(told, m) for m in told.moments] == [
         "ana and ben sit down; ana won the roll-off and starts.",
         "ana rolled 3 3 3 5 5 (2 rolls left).",
         "ana kept 3 3 3.",
@@ -100,7 +106,7 @@ def test_a_link_to_an_event_opens_the_last_moment_at_or_before_it(opened: Table)
 def test_the_script_gets_every_card_at_the_start_then_each_score_s_points_and_totals(
     opened: Table,
 ) -> None:
-    moments = reviewed(opened.code).moments_json()
+    moments = review_words.moments_json(reviewed(opened.code))
 
     assert [c["total"] for c in moments[0]["cards"]] == [0, 0]
     assert [("card" in m) for m in moments] == [False, False, False, False, True, False, True]
@@ -118,17 +124,21 @@ def test_a_finished_solo_game_ends_on_its_score_with_the_last_dice_shown(fixed_d
     end = told.moments[-1]
 
     assert [m.kind for m in told.moments] == ["start"] + ["rolled", "scored"] * 13 + ["finished"]
-    assert told.moments[0].text == "ana starts a solo game."
-    assert (end.kind, end.text, end.turn) == ("finished", "ana finished with 293.", None)
+    assert said(told, told.moments[0]) == "ana starts a solo game."
+    assert (end.kind, said(told, end), end.turn) == ("finished", "ana finished with 293.", None)
     assert end.dice == (6, 6, 6, 6, 5)
     assert [c.total for c in end.cards] == [293]
 
 
 def test_a_shared_win_is_told_as_one() -> None:
     finished = Finished(winners=(0, 2), totals=(200, 150, 200))
-    assert review.describe(finished, ["ana", "ben", "cat"], rules.Game.new(3)) == (
-        "ana and cat share the win with 200."
-    )
+    end = review.Moment(
+        seq=9, kind="finished", seat=None, turn=None, round=13, dice=None, held=(),
+        rolls_left=0, cards=(), event=finished,
+    )  # fmt: skip
+    told = review.Review(names=("ana", "ben", "cat"), moments=(end,))
+
+    assert said(told, end) == "ana and cat share the win with 200."
 
 
 def test_running_totals_count_each_round_and_the_bonus_when_it_is_earned(fixed_dice) -> None:  # type: ignore[no-untyped-def]
@@ -154,17 +164,20 @@ def test_a_turn_the_clock_finished_says_the_time_ran_out_then_that_the_clock_pla
     fake_clock.until(table.game.deadline)
     services.wake(table.code)
 
-    moments = reviewed(table.code).moments
+    told = reviewed(table.code)
+    moments = told.moments
     clock = [m for m in moments if m.by == "clock"]
     scored = GameEvent.objects.get(game__code=table.code, kind="scored", payload__by="clock")
     label = rules.Category(scored.payload["category"]).label
 
     assert [m.seat for m in clock] == [1] * len(clock)
-    assert clock[0].text == "ben's time ran out: the clock rolled 2 2 2 2 2 (2 rolls left)."
-    assert all(m.text.startswith("The clock, playing on for ben, ") for m in clock[1:])
-    assert clock[-1].text.endswith(f"scored {scored.payload['points']} in {label}.")
+    assert said(told, clock[0]) == (
+        "ben's time ran out: the clock rolled 2 2 2 2 2 (2 rolls left)."
+    )
+    assert all(said(told, m).startswith("The clock, playing on for ben, ") for m in clock[1:])
+    assert said(told, clock[-1]).endswith(f"scored {scored.payload['points']} in {label}.")
     before = moments[moments.index(clock[0]) - 1]
-    assert (before.text, before.as_json()["by"], clock[0].as_json()["by"]) == (
+    assert (said(told, before), before.as_json()["by"], clock[0].as_json()["by"]) == (
         "ana scored 50 in Yahtzee.", None, "clock",
     )  # fmt: skip
 
@@ -184,41 +197,46 @@ def test_a_score_the_clock_made_alone_says_whose_time_ran_out(fixed_dice, fake_c
 
     scored = GameEvent.objects.get(game__code=table.code, kind="scored")
     label = rules.Category(scored.payload["category"]).label
-    end = reviewed(table.code).moments[-1]
+    told = reviewed(table.code)
+    end = told.moments[-1]
 
     assert (end.kind, end.by) == ("scored", "clock")
     assert (
-        end.text == f"ana's time ran out: the clock scored {scored.payload['points']} in {label}."
+        said(told, end)
+        == f"ana's time ran out: the clock scored {scored.payload['points']} in {label}."
     )
 
 
 def test_an_abandoned_game_tells_who_played_for_whom_and_how_it_ended(fake_clock) -> None:  # type: ignore[no-untyped-def]
     table = abandoned_with_stand_ins(fake_clock)
 
-    moments = reviewed(table.code).moments
-    by_kind = {m.kind: m for m in moments}
-    texts = [m.text for m in moments]
+    told = reviewed(table.code)
+    moments = told.moments
+    by_kind = {m.kind: said(told, m) for m in moments}
+    texts = [said(told, m) for m in moments]
 
-    away = [m.text for m in moments if m.kind == "away"]
+    away = [said(told, m) for m in moments if m.kind == "away"]
     assert away[0] == (
         "ben is away: the clock played ben's last turns, so a bot plays for ben until ben is back."
     )
     assert all(
-        m.text.startswith("A bot, playing for ben (away), ")
+        said(told, m).startswith("A bot, playing for ben (away), ")
         for m in moments
         if m.by == "bot" and m.seat == 1
     )
-    assert by_kind["back"].text == "ben is back: the bot stops playing for ben."
-    assert by_kind["handed"].text == (
+    assert by_kind["back"] == "ben is back: the bot stops playing for ben."
+    assert by_kind["handed"] == (
         "ana, the host, handed cy's seat to a bot for the rest of the game."
     )
     assert all(
-        m.text.startswith("The bot in cy's seat ") for m in moments if m.by == "bot" and m.seat == 2
+        said(told, m).startswith("The bot in cy's seat ")
+        for m in moments
+        if m.by == "bot" and m.seat == 2
     )
     assert "ana, the host, removed ben from the game; ben's score stands." in texts
-    assert by_kind["left"].by == "host"
+    assert next(m for m in moments if m.kind == "left").by == "host"
     end = moments[-1]
-    assert (end.kind, end.text, end.turn, end.seat) == (
+    assert (end.kind, said(told, end), end.turn, end.seat) == (
         "abandoned",
         "The game was abandoned: nobody played for a long while.",
         None,
@@ -237,7 +255,7 @@ def test_it_refuses_to_review_a_game_that_has_not_started() -> None:
 
 def test_the_card_rows_leave_an_unearned_bonus_blank_and_keep_card_order(opened: Table) -> None:
     cards = [presentation.card_json(c) for c in opened.state().cards]
-    rows = review.card_rows(cards)
+    rows = worded_rows(review.card_rows(cards), rules.OFFICIAL)
 
     assert [r["key"] for r in rows] == [
         *(c.value for c in rules.UPPER), "upper_total", "upper_bonus",

@@ -23,7 +23,7 @@ from games.engine import codec, replay
 from games.insight import review
 from games.live import services
 from games.models import Game, GameEvent
-from games.web import views
+from games.web import review_words, views
 from games.wire import presentation
 from tests.server.helpers import as_reviewed_now
 
@@ -120,7 +120,7 @@ def test_every_finished_game_exports_as_before(migrated: None) -> None:
 
 def test_every_game_reviews_as_before(migrated: None) -> None:
     for code in _codes("finished") + _codes("playing"):
-        moments = review.build(services.replay_events(code)).moments_json()
+        moments = review_words.moments_json(review.build(services.replay_events(code)))
         for moment in moments:
             assert moment.pop("by") is None  # New: who made a move for a player; nobody then.
         assert moments == as_reviewed_now(LEGACY["expected"][code]["review"]), code

@@ -18,6 +18,7 @@ from django.test import Client as HttpClient
 from games.insight import chances, review
 from games.live import services
 from games.models import Game
+from games.web import review_words
 from tests.server.helpers import play_as_bots
 
 pytestmark = pytest.mark.django_db
@@ -44,6 +45,7 @@ def test_the_review_draws_the_chances_and_lists_the_turning_points(fixed_dice) -
     cache.clear()
     code = finished(fixed_dice)
     page = HttpClient().get(f"/g/{code}/review/").content.decode()
+    told = review.build(services.replay_events(code))
     want = expected(code)
     turning = want.turning_points()
     assert chances.FEWEST_TURNING_POINTS <= len(turning) <= chances.TURNING_POINTS
@@ -63,7 +65,8 @@ def test_the_review_draws_the_chances_and_lists_the_turning_points(fixed_dice) -
     )
     assert [(int(n), int(seq), int(index), cause, int(r), text) for n, seq, index, cause, _, r, text
             in items] == [
-        (n, p.seq, p.index, p.cause, p.round, p.text.replace("'", "&#x27;"))
+        (n, p.seq, p.index, p.cause, p.round,
+         review_words.swing_text(p, told).replace("'", "&#x27;"))
         for n, p in enumerate(turning, start=1)
     ]  # fmt: skip
     # The page's script has every moment's chances, as the graph draws them.
@@ -94,7 +97,10 @@ def test_the_export_carries_the_chances_once_the_game_is_over(fixed_dice) -> Non
     cache.clear()
     code = finished(fixed_dice, seats=3, seed=11)
     exported = HttpClient().get(f"/g/{code}/export.json").json()
-    assert exported["win_chances"] == json.loads(json.dumps(expected(code).as_json()))
+    told = review.build(services.replay_events(code))
+    worded = review_words.win_chances_json(expected(code), told)
+    assert exported["win_chances"] == json.loads(json.dumps(worded))
+    assert all(point["text"] for point in exported["win_chances"]["turning_points"])
     assert exported["game"]["show_odds"] is False
     assert exported["win_chances"]["names"] == ["Ana", "P2", "P3"]
     moments = exported["win_chances"]["moments"]
