@@ -41,11 +41,15 @@ class Found:
 
 #: CSS selectors and media queries: "#chart svg", "[data-seat]", "(hover: none)".
 _SELECTOR = re.compile(r"^[#.\[(]|\[[\w-]+[\]=]")
+#: A class attribute's names, one of them BEM's block__element or block--modifier:
+#: "button button--small", "seat seat__name". Lowercase words alone could be a sentence.
+_CLASS_NAME = r"[a-z][a-z0-9-]*(?:__[a-z0-9-]+)?(?:--[a-z0-9-]+)?"
+_CLASS_LIST = re.compile(rf"^(?=.*(?:__|--)){_CLASS_NAME}(?: {_CLASS_NAME})*$")
 
 
 def reads_as_words(text: str) -> bool:
     text = " ".join(text.split())
-    if text in NOT_WORDS or _SELECTOR.search(text):
+    if text in NOT_WORDS or _SELECTOR.search(text) or _CLASS_LIST.match(text):
         return False
     return bool(_SENTENCE.search(text) or _CAPITALISED.match(text))
 
