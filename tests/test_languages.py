@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.template import Context, Template
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.utils import translation
 from django.utils.formats import number_format
 from django.utils.text import format_lazy
@@ -23,11 +23,13 @@ from django.utils.timezone import make_aware
 from django.utils.translation import gettext_lazy
 
 from games import words
-from games.engine import rules
+from games.engine import names, rules
 from games.engine.rules import Category
 from games.live import push, refusals, services
+from games.web.accounts import USERNAME_REFUSALS, locked_out
 from games.web.scripts_catalog import page_catalog
 from tests.i18n_catalogs import write_mo
+from tests.server.test_review_chances import finished
 from yahtzee_site.asgi import application
 
 LANGUAGE_COOKIE = settings.LANGUAGE_COOKIE_NAME
@@ -367,3 +369,109 @@ def test_an_api_refusal_is_worded_in_the_request_s_language() -> None:
     }
     assert english.json()["error"]["code"] == "no_such_game"
     assert english.json()["error"]["message"] == "there is no game at this link"
+
+
+# -- the pages whose scripts read words, the service worker, the accounts' pages ------------
+
+PAGE_CATALOG = re.compile(r'<script id="page-catalog" type="application/json">(.*?)</script>')
+
+
+@pytest.mark.django_db
+def test_the_review_carries_the_scripts_catalog_and_the_rules_page_none(fixed_dice) -> None:  # type: ignore[no-untyped-def]
+    code = finished(fixed_dice)
+    french = Client(headers={"Accept-Language": "fr"})
+
+    review = PAGE_CATALOG.search(french.get(f"/g/{code}/review/").content.decode())
+    assert review, "review.js's words (static/js/review.js) come with its page"
+    catalog = json.loads(review.group(1))
+    assert catalog["lang"] == "fr"
+    assert catalog["catalog"]["Round %(round)s"] == "Manche %(round)s"
+    # The rules page runs no script with words of its own: no catalog to carry.
+    assert not PAGE_CATALOG.search(french.get("/rules/").content.decode())
+
+
+SHELL = re.compile(r"^self\.SHELL = (.*);$", re.MULTILINE)
+
+
+@pytest.mark.django_db
+def test_the_service_worker_carries_its_words_in_its_language() -> None:
+    def shell(path: str, **headers: str) -> dict[str, Any]:
+        response = Client(headers=headers).get(path)
+        assert response.status_code == 200
+        found = SHELL.search(response.content.decode())
+        assert found
+        return json.loads(found.group(1))  # type: ignore[no-any-return]
+
+    german = shell("/sw.js?lang=de")
+    english = shell("/sw.js?lang=en", **{"Accept-Language": "de"})
+    asked_by_the_browser = shell("/sw.js", **{"Accept-Language": "es"})
+    not_ours = shell("/sw.js?lang=pt", **{"Accept-Language": "sv"})
+
+    assert german["lang"] == "de"
+    # Only the worker's own words (static/js/sw.js's gettext calls), not every script's.
+    assert german["catalog"] == {
+        "Something happened in one of your games.": "In einem deiner Spiele ist etwas passiert."
+    }
+    assert (english["lang"], english["catalog"]) == ("en", {})  # The page's language wins.
+    assert asked_by_the_browser["lang"] == "es"
+    assert asked_by_the_browser["catalog"]["Something happened in one of your games."] == (
+        "Ha pasado algo en una de tus partidas."
+    )
+    assert not_ours["lang"] == "sv"
+    # The same files, kept again under another name once the language changes.
+    assert german["files"] == english["files"]
+    assert german["version"] == english["version"]
+
+
+def test_the_locked_out_page_says_its_wait_in_the_reader_s_language(settings) -> None:  # type: ignore[no-untyped-def]
+    def page(language: str) -> str:
+        request = RequestFactory().post("/accounts/login/", {"username": "alice"})
+        with translation.override(language):
+            return locked_out(request, None, {"username": "alice"}).content.decode()
+
+    german = page("de")
+    assert "daher ist die Anmeldung von hier aus 15 Minuten lang pausiert" in german
+    assert "Warte 15 Minuten und versuch es dann noch einmal" in german
+    assert "pendant 15 minutes" in page("fr")
+    settings.AXES_COOLOFF_TIME = timedelta(minutes=1)
+    assert "Vänta en minut och försök sedan igen" in page("sv")
+    assert "paused for a minute" in page("en")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("username", "language", "why"),
+    [
+        # HANGUL FILLER and BRAILLE PATTERN BLANK: letters (Django's own check lets them
+        # through) that draw nothing.
+        ("ann\u3164", "fr", "il ne peut pas contenir de caractères invisibles"),
+        ("ann\u3164", "de", "Er darf keine unsichtbaren Zeichen enthalten"),
+        ("\u2800ann", "es", "no puede contener caracteres invisibles"),
+        ("ann\u3164", "sv", "det får inte innehålla osynliga tecken"),
+        ("ann\u3164", "en", "That username cannot be used: it cannot hold invisible characters."),
+    ],
+)
+def test_a_refused_username_says_why_in_the_reader_s_language(
+    username: str, language: str, why: str
+) -> None:
+    form = {
+        "username": username,
+        "password1": "a long pass phrase",
+        "password2": "a long pass phrase",
+    }
+    response = Client(headers={"Accept-Language": language}).post("/accounts/signup/", form)
+
+    assert response.status_code == 200
+    assert why in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "name", ["   ", "ann\u0007", "ann\ue000", "ann\u200b", "\u0301\u0302", "\u0301ann"]
+)
+def test_every_reason_the_engine_refuses_a_name_has_a_username_sentence(name: str) -> None:
+    with pytest.raises(names.InvalidName) as refused:
+        names.check(name)
+
+    assert refused.value.reason in USERNAME_REFUSALS
+    with translation.override("de"):
+        assert str(USERNAME_REFUSALS[refused.value.reason]) != str(refused.value)

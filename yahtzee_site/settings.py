@@ -83,6 +83,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.web.scripts_catalog.scripts_catalog",
             ],
         },
     },

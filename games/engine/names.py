@@ -97,7 +97,13 @@ _SEPARATORS = str.maketrans("", "", "._-+@ ")
 
 
 class InvalidName(ValueError):
-    """A name a reader could not see or read; the message says why, for the person."""
+    """A name a reader could not see or read; the message says why, for the person, and
+    :attr:`reason` names why, for a page that words it in its reader's language: one of
+    ``empty``, ``control``, ``unassigned``, ``invisible``, ``no_letter``, ``combining_start``."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 def normalise(name: str) -> str:
@@ -121,19 +127,21 @@ def check(name: str) -> str:
     """
     name = normalise(name)
     if not name:
-        raise InvalidName("choose a name")
+        raise InvalidName("choose a name", "empty")
     for index, char in enumerate(name):
         category = unicodedata.category(char)
         if category == "Cc":
-            raise InvalidName("a name cannot hold control characters")
+            raise InvalidName("a name cannot hold control characters", "control")
         if category in ("Cn", "Co", "Cs"):
-            raise InvalidName("a name cannot hold unassigned or private-use characters")
+            raise InvalidName(
+                "a name cannot hold unassigned or private-use characters", "unassigned"
+            )
         if (is_invisible(char) or category == "Cf") and not _inside_emoji(name, index):
-            raise InvalidName("a name cannot hold invisible characters")
+            raise InvalidName("a name cannot hold invisible characters", "invisible")
     if not any(unicodedata.category(char)[0] in "LNPS" for char in name):
-        raise InvalidName("a name needs a letter, digit or symbol")
+        raise InvalidName("a name needs a letter, digit or symbol", "no_letter")
     if unicodedata.category(name[0]).startswith("M"):
-        raise InvalidName("a name cannot start with a combining mark")
+        raise InvalidName("a name cannot start with a combining mark", "combining_start")
     return name
 
 

@@ -30,7 +30,7 @@ from django.utils.formats import number_format
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
 from games.engine import names
@@ -52,6 +52,21 @@ OUTCOMES = {
     "lost": pgettext_lazy("a game's outcome", "Lost"),
     "won": pgettext_lazy("a game's outcome", "Won"),
     "shared-win": pgettext_lazy("a game's outcome", "Shared win"),
+}
+
+#: Why a username cannot be used, by :attr:`games.engine.names.InvalidName.reason`, in the
+#: reader's language (the engine's own words are English).
+USERNAME_REFUSALS = {
+    "empty": gettext_lazy("Choose a username."),
+    "control": gettext_lazy("That username cannot be used: it cannot hold control characters."),
+    "unassigned": gettext_lazy(
+        "That username cannot be used: it cannot hold unassigned or private-use characters."
+    ),
+    "invisible": gettext_lazy("That username cannot be used: it cannot hold invisible characters."),
+    "no_letter": gettext_lazy("That username cannot be used: it needs a letter, digit or symbol."),
+    "combining_start": gettext_lazy(
+        "That username cannot be used: it cannot start with a combining mark."
+    ),
 }
 
 if TYPE_CHECKING:
@@ -86,8 +101,11 @@ class SignupForm(_UserCreationForm):
         try:
             names.check(username)
         except names.InvalidName as error:
-            english = f"That username cannot be used: {error}."
-            raise ValidationError(refusals.worded("invalid_name", english)) from None
+            words = USERNAME_REFUSALS.get(error.reason)
+            if words is None:  # A reason the engine added since: its code's sentence.
+                english = f"That username cannot be used: {error}."
+                raise ValidationError(refusals.worded("invalid_name", english)) from None
+            raise ValidationError(str(words)) from None
         if names.is_reserved(username):
             raise ValidationError(_("That username is reserved for the site."))
         if _looks_like_an_account(username):
@@ -242,7 +260,8 @@ def locked_out(
     context = {
         "failure_limit": settings.AXES_FAILURE_LIMIT,
         "username": (credentials or {}).get("username") or request.POST.get("username", ""),
-        "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
+        # "15 minutes", in the reader's language and plural.
+        "wait": limits.wait_text(int(settings.AXES_COOLOFF_TIME.total_seconds())),
     }
     return render(request, "registration/locked_out.html", context, status=429)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -30,6 +31,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from games.models import PushSubscription
 from games.web import mine
+from games.web.scripts_catalog import page_catalog
 
 #: The files kept for offline use, under static/: the pages' styles, scripts and icons.
 SHELL_STATIC = ("css", "js", "img")
@@ -62,15 +64,38 @@ def shell() -> tuple[list[str], str]:
     return [*SHELL_PAGES, *names], version.hexdigest()[:12]
 
 
+#: A message of the service worker's script: ``gettext("...")`` (its only translating call).
+_WORKER_MESSAGE = re.compile(r'\bgettext\(\s*("(?:[^"\\\n]|\\.)*")\s*\)')
+
+
+def worker_language(request: HttpRequest) -> str:
+    """The language the worker is installed for: ``?lang=`` (static/js/worker.js puts the
+    page's there), else the request's."""
+    asked = request.GET.get("lang", "")
+    if asked in dict(settings.LANGUAGES):
+        return asked
+    return translation.get_language() or settings.LANGUAGE_CODE
+
+
 @require_safe
 def service_worker(request: HttpRequest) -> HttpResponse:
-    """``static/js/sw.js`` at the site's root, its shell in front of it."""
+    """``static/js/sw.js`` at the site's root, its shell and its words in front of it."""
     path = finders.find("js/sw.js")
     assert isinstance(path, str)  # The file is part of the site.
     with open(path, encoding="utf-8") as script:
         source = script.read()
     files, version = shell()
-    given = {"version": version, "files": files, "icon": static("img/icon-192.png")}
+    language = worker_language(request)
+    messages = {json.loads(literal) for literal in _WORKER_MESSAGE.findall(source)}
+    with translation.override(language):
+        words = page_catalog(only=messages)["catalog"]
+    given = {
+        "version": version,
+        "lang": language,
+        "files": files,
+        "icon": static("img/icon-192.png"),
+        "catalog": words,
+    }
     head = f"self.SHELL = {json.dumps(given)};\n"
     response = HttpResponse(head + source, content_type="text/javascript; charset=utf-8")
     # Browsers look for a new worker on every visit; nothing between may keep an old one.

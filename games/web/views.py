@@ -32,7 +32,6 @@ from games.models import NAME_MAX_LENGTH, Game, Player
 from games.web import charts, history, review_words
 from games.web.forms import NewGameForm
 from games.web.qr import qr_svg
-from games.web.scripts_catalog import page_catalog
 from games.wire import presentation
 from games.words import (
     box_label,
@@ -177,8 +176,6 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             "config": config,
             # Web Push's opt-ins (games/web/app.py), where the site has a VAPID key.
             "push_key": settings.VAPID_PUBLIC_KEY,
-            # The scripts' words in the reader's language (static/js/i18n.js).
-            "page_catalog": page_catalog(),
         },
     )
 

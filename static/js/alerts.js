@@ -3,11 +3,14 @@
 // begins a short beep and a buzz on phones (if they switched those on) and a
 // browser notification (if the tab is hidden and they allowed notifications).
 
-export const TURN_MARK = "● Your turn — ";
+import { gettext, interpolate } from "./i18n.js";
+
+// The tab's title on the player's turn: the page's title after a mark that reads first.
+export const TURN_MARK = "●";
 const SOUND_KEY = "yahtzee.turnSound";
 
 export function titleFor(base, mine) {
-  return mine ? TURN_MARK + base : base;
+  return mine ? interpolate(gettext("%(mark)s Your turn — %(title)s"), { mark: TURN_MARK, title: base }, true) : base;
 }
 
 // Whether the "Notify me" button makes sense: notifications exist here and the
@@ -66,7 +69,7 @@ export class TurnAlerts {
     }
     if (document.hidden && "Notification" in window && Notification.permission === "granted") {
       try {
-        const note = new Notification("Your turn at Yahtzee Live", { body: text, tag: "yahtzee-turn", icon: this.turnIcon });
+        const note = new Notification(gettext("Your turn at Yahtzee Live"), { body: text, tag: "yahtzee-turn", icon: this.turnIcon });
         note.addEventListener("click", () => {
           window.focus();
           note.close();

@@ -3,13 +3,22 @@
 // how it stands. Drawn into the partial templates/games/_bot_pace.html from the room's
 // state (`game.bot_pace`, kept by state.js).
 
+import { gettext, pgettext } from "./i18n.js";
 import { setDisabled, setHidden } from "./panels/dom.js";
 import { AskedSetting } from "./setting.js";
 
 export const PACES = {
-  natural: "Naturally",
-  quick: "Quickly",
-  instant: "Instantly",
+  natural: pgettext("the bots' pace", "Naturally"),
+  quick: pgettext("the bots' pace", "Quickly"),
+  instant: pgettext("the bots' pace", "Instantly"),
+};
+
+// What `pace quick` says when the bots play so already: a sentence each (the pace's word
+// changes with the sentence in other languages).
+const ALREADY = {
+  natural: () => gettext("The bots play naturally already."),
+  quick: () => gettext("The bots play quickly already."),
+  instant: () => gettext("The bots play instantly already."),
 };
 
 // What the control shows for the room's state: whether at all (a room that has or may
@@ -25,8 +34,8 @@ export function paceView(state) {
 
 // Why `pace quick` typed now would do nothing, or null when it is sent.
 export function paceRefusal(state, pace) {
-  if (!state || !state.you || !state.you.host) return "Only the host chooses how the bots play.";
-  if (state.game.bot_pace === pace) return `The bots play ${PACES[pace].toLowerCase()} already.`;
+  if (!state || !state.you || !state.you.host) return gettext("Only the host chooses how the bots play.");
+  if (state.game.bot_pace === pace) return ALREADY[pace]();
   return null;
 }
 

@@ -9,6 +9,8 @@
 // The pure functions are tested in node (tests/js/chancesgraph.test.mjs); review.js wires
 // them into the page (`keyboardGraph`).
 
+import { gettext, interpolate } from "./i18n.js";
+
 // The moment a key takes the graph to from moment `index` of `count`, given the moments
 // of the turning points (`turns`); null for a key the graph leaves alone, or the same
 // index when there is nowhere further to go.
@@ -38,8 +40,13 @@ export function graphKey(key, index, count, turns) {
 // (`chances` is each seat's chance there; `turn` the turning point's number, or null).
 export function valueText({ seq, lastSeq, names, chances, turn, percent }) {
   const odds = chances ? names.map((name, seat) => `${name} ${percent(chances[seat])}`).join(", ") : "";
-  const mark = turn ? `; turning point ${turn}` : "";
-  return `Moment ${seq} of ${lastSeq}${odds ? `: ${odds}` : ""}${mark}.`;
+  const values = { seq, last: lastSeq, odds, turn };
+  let format;
+  if (odds && turn) format = gettext("Moment %(seq)s of %(last)s: %(odds)s; turning point %(turn)s.");
+  else if (odds) format = gettext("Moment %(seq)s of %(last)s: %(odds)s.");
+  else if (turn) format = gettext("Moment %(seq)s of %(last)s; turning point %(turn)s.");
+  else format = gettext("Moment %(seq)s of %(last)s.");
+  return interpolate(format, values, true);
 }
 
 // Make `svg` (the graph) a slider over the moments. `show(index)` shows a moment,

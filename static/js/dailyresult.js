@@ -7,21 +7,31 @@
 // `figures` is tested in node (tests/js/dailyresult.test.mjs); DailyResult draws it into
 // the list `#daily-result` of templates/games/room.html.
 
+import { gettext, interpolate, lang } from "./i18n.js";
+
 // "2 of 5", "12.3": the figures as (id, label, value) rows; an attempt that was not
 // finished has no place and nothing given away that compares (its empty boxes were never played).
 export function figures(result) {
   const ranked = result.finished;
+  const place = ranked
+    ? interpolate(gettext("%(place)s of %(ranked)s"), { place: result.place, ranked: result.ranked }, true)
+    : gettext("not ranked: not finished");
+  const tenths = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
   return [
-    ["daily-result-place", "Your place on today's board", ranked ? `${result.place} of ${result.ranked}` : "not ranked: not finished"],
-    ["daily-result-engine", "The engine's score on the same dice", String(result.engine)],
-    ["daily-result-given", "Points given away against the engine", ranked ? result.given_away.toFixed(1) : "not counted"],
+    ["daily-result-place", gettext("Your place on today's board"), place],
+    ["daily-result-engine", gettext("The engine's score on the same dice"), String(result.engine)],
+    ["daily-result-given", gettext("Points given away against the engine"), ranked ? tenths.format(result.given_away) : gettext("not counted")],
   ];
 }
 
 // What the panel says of an attempt that was not finished (null for one that was).
 export function unfinishedNote(result) {
   if (result.finished) return null;
-  return `Not finished: ${result.score} after ${result.boxes} of 13 boxes. It was your attempt for today, listed under the board without a place.`;
+  return interpolate(
+    gettext("Not finished: %(score)s after %(boxes)s of 13 boxes. It was your attempt for today, listed under the board without a place."),
+    { score: result.score, boxes: result.boxes },
+    true,
+  );
 }
 
 export class DailyResult {

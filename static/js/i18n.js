@@ -14,7 +14,7 @@
 // first form for 1, French for 0 and 1; a language with more than two forms needs its
 // categories listed in FORMS below.
 
-//: The element the catalog comes in (games/web/views.py, the room page).
+//: The element the catalog comes in (templates/base.html's page_catalog block; games/web/scripts_catalog.py).
 export const CATALOG_ID = "page-catalog";
 
 //: Each plural category's form, by its place in a catalog's plural forms, per language;

@@ -12,6 +12,8 @@
 // The pure functions and OddsRequests are tested in node (tests/js/odds.test.mjs);
 // WinChances draws them into the cards' head (static/js/panels/cards.js calls `headRow`).
 
+import { gettext, interpolate, lang, pgettext } from "./i18n.js";
+
 // The events after which the chances may have moved.
 export const MOVES = new Set(["roll_off", "rolled", "scored", "left", "finished", "abandoned"]);
 // After these the screen reader hears the chances: a turn ended (or a seat left the game).
@@ -26,21 +28,24 @@ export function oddsVisible(state, refused = false) {
   return !state.you || Boolean(state.game.show_odds);
 }
 
+// A whole percentage as the reader's language writes it: "62%", "62 %" in French.
+const PERCENT = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 });
+
 // "62%"; never "0%" or "100%" for a chance that is neither: "<1%", ">99%".
 export function percent(win) {
-  if (win <= 0) return "0%";
-  if (win >= 1) return "100%";
+  if (win <= 0) return PERCENT.format(0);
+  if (win >= 1) return PERCENT.format(1);
   const rounded = Math.round(win * 100);
-  if (rounded < 1) return "<1%";
-  if (rounded > 99) return ">99%";
-  return `${rounded}%`;
+  if (rounded < 1) return `<${PERCENT.format(0.01)}`;
+  if (rounded > 99) return `>${PERCENT.format(0.99)}`;
+  return PERCENT.format(rounded / 100);
 }
 
 // What the screen reader hears: "Chances to win: Ana 62%, Bob 38%." (seats that left
 // are not named: they cannot win).
 export function announcement(seats, nameOf) {
   const named = seats.filter((s) => !s.left).map((s) => `${nameOf(s.seat)} ${percent(s.win)}`);
-  return named.length ? `Chances to win: ${named.join(", ")}.` : "";
+  return named.length ? interpolate(gettext("Chances to win: %(chances)s."), { chances: named.join(", ") }, true) : "";
 }
 
 // Which version to ask about, and which answer to show. `ask(version, announce)` says
@@ -138,7 +143,7 @@ export class WinChances {
 
   nameOf(seat) {
     const player = this.state && this.state.players[seat];
-    return player ? player.name : `Seat ${seat + 1}`;
+    return player ? player.name : interpolate(gettext("Seat %(number)s"), { number: seat + 1 }, true);
   }
 
   // The row under the names, for the cards (panels/cards.js draws it before this part hears of
@@ -147,8 +152,8 @@ export class WinChances {
     if (!oddsVisible(state, this.refused)) return null;
     const row = el("tr", { class: "scorecard__odds" });
     row.append(el("th", { scope: "row", class: "scorecard__odds-label" },
-      el("span", { class: "scorecard__full" }, "Chance to win"),
-      el("span", { class: "scorecard__short", "aria-hidden": "true" }, "To win")));
+      el("span", { class: "scorecard__full" }, gettext("Chance to win")),
+      el("span", { class: "scorecard__short", "aria-hidden": "true" }, pgettext("the cards' row of the chances, short", "To win"))));
     for (const player of players) {
       const cell = el("td", { class: "win-chance", "data-win-seat": player.seat });
       cell.append(el("span", { class: "win-chance__text" }, "…"),

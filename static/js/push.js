@@ -4,6 +4,9 @@
 // the server and in the browser. The server keeps them (games/web/app.py,
 // push_subscription); the service worker shows them (static/js/sw.js).
 
+import { gettext, interpolate } from "./i18n.js";
+import { WORKER_URL } from "./worker.js";
+
 export const KINDS = ["turns", "starts", "rematches"];
 
 // The server's VAPID public key (base64url) as the bytes PushManager.subscribe takes.
@@ -20,9 +23,10 @@ export function wantedOf(boxes) {
 // What the panel says of the opt-ins the server keeps.
 export function statusOf(saved) {
   const on = KINDS.filter((kind) => saved[kind]);
-  if (!on.length) return "Off: this browser is told nothing while the room is closed.";
-  const words = { turns: "your turn", starts: "a game starting", rematches: "a rematch" };
-  return `On for ${on.map((kind) => words[kind]).join(", ")}, in this browser.`;
+  if (!on.length) return gettext("Off: this browser is told nothing while the room is closed.");
+  const words = { turns: gettext("your turn"), starts: gettext("a game starting"), rematches: gettext("a rematch") };
+  const kinds = on.map((kind) => words[kind]).join(", ");
+  return interpolate(gettext("On for %(kinds)s, in this browser."), { kinds }, true);
 }
 
 export function supported(scope) {
@@ -38,7 +42,7 @@ async function start() {
   const boxes = Object.fromEntries(KINDS.map((kind) => [kind, form.elements[kind]]));
   const csrf = form.elements.csrfmiddlewaretoken.value;
   panel.hidden = false;
-  const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(() => navigator.serviceWorker.ready);
+  const registration = await navigator.serviceWorker.register(WORKER_URL, { scope: "/" }).then(() => navigator.serviceWorker.ready);
 
   function show(saved) {
     for (const kind of KINDS) boxes[kind].checked = Boolean(saved[kind]);
@@ -54,7 +58,7 @@ async function start() {
       body: JSON.stringify({ subscription: subscription.toJSON(), ...wanted }),
     });
     const answer = await response.json();
-    if (!response.ok) throw new Error(answer.message || "the server refused");
+    if (!response.ok) throw new Error(answer.message || gettext("the server refused"));
     return answer;
   }
 
@@ -72,7 +76,7 @@ async function start() {
       }
       if ((await Notification.requestPermission()) !== "granted") {
         show({});
-        status.textContent = "Notifications are blocked for this site: allow them in the browser's settings first.";
+        status.textContent = gettext("Notifications are blocked for this site: allow them in the browser's settings first.");
         return;
       }
       subscription ||= await registration.pushManager.subscribe({
@@ -81,7 +85,7 @@ async function start() {
       });
       show(await save(subscription, wanted));
     } catch (error) {
-      status.textContent = `Could not change the notifications: ${error.message}.`;
+      status.textContent = interpolate(gettext("Could not change the notifications: %(why)s."), { why: error.message }, true);
     } finally {
       for (const box of Object.values(boxes)) box.disabled = false;
     }

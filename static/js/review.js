@@ -11,6 +11,8 @@
 // replay, not at the top of the page.
 
 import { keyboardGraph, markGraph, valueText } from "./chancesgraph.js";
+import { gettext, interpolate, ngettext } from "./i18n.js";
+import { percent } from "./odds.js";
 
 const config = JSON.parse(document.getElementById("review-config").textContent);
 const moments = config.moments;
@@ -51,7 +53,8 @@ function show(index, { remember = true } = {}) {
   drawDice(moment);
   drawCards(moment, cardsAt[current]);
   $("replay-slider").value = String(current);
-  $("replay-slider").setAttribute("aria-valuetext", `Moment ${moment.seq} of ${lastSeq}: ${moment.text}`);
+  const valueNow = interpolate(gettext("Moment %(seq)s of %(last)s: %(text)s"), { seq: moment.seq, last: lastSeq, text: moment.text }, true);
+  $("replay-slider").setAttribute("aria-valuetext", valueNow);
   markMove(current);
   markChartPoint(current);
   markChances(current);
@@ -113,13 +116,6 @@ function markChances(index) {
   markGraph(chancesChart, index, valueText({ seq, lastSeq, names: config.names, chances: at, turn, percent }));
 }
 
-function percent(win) {
-  if (win <= 0) return "0%";
-  if (win >= 1) return "100%";
-  const rounded = Math.round(win * 100);
-  return rounded < 1 ? "<1%" : rounded > 99 ? ">99%" : `${rounded}%`;
-}
-
 // Moment `index` on the graph, and back: the moments share the plot's width evenly.
 function chancesX(index) {
   const { plotLeft, plotWidth, moments: count } = chancesChart.dataset;
@@ -137,13 +133,16 @@ function chancesIndex(clientX, clientY) {
 }
 
 function where(moment) {
-  const parts = [`Round ${moment.round}`];
-  if (moment.turn !== null && moment.kind !== "scored") parts.push(`${config.names[moment.turn]}'s turn`);
+  const parts = [interpolate(gettext("Round %(round)s"), { round: moment.round }, true)];
+  if (moment.turn !== null && moment.kind !== "scored") {
+    parts.push(interpolate(gettext("%(name)s's turn"), { name: config.names[moment.turn] }, true));
+  }
   if (moment.kind === "rolled" || moment.kind === "held") {
-    parts.push(`${moment.rollsLeft} roll${moment.rollsLeft === 1 ? "" : "s"} left`);
+    const count = moment.rollsLeft;
+    parts.push(interpolate(ngettext("%(count)s roll left", "%(count)s rolls left", count), { count }, true));
   }
   // Numbered as the link numbers it (?at=): the moment's place in the game's log.
-  parts.push(`moment ${moment.seq} of ${lastSeq}`);
+  parts.push(interpolate(gettext("moment %(seq)s of %(last)s"), { seq: moment.seq, last: lastSeq }, true));
   return parts.join(" · ");
 }
 
@@ -162,7 +161,9 @@ function drawDice(moment) {
     const face = moment.dice ? moment.dice[position] : null;
     const held = moment.held.includes(position);
     die.className = `die ${face ? `die--${face}` : "die--blank"}${held ? " die--held" : ""}`;
-    die.setAttribute("aria-label", face ? `${face}${held ? ", kept" : ""}` : "not rolled");
+    let label = gettext("not rolled");
+    if (face) label = held ? interpolate(gettext("%(face)s, kept"), { face }, true) : String(face);
+    die.setAttribute("aria-label", label);
   });
 }
 

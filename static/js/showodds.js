@@ -5,6 +5,7 @@
 //
 // The pure functions are tested in node (tests/js/showodds.test.mjs).
 
+import { gettext } from "./i18n.js";
 import { AskedSetting } from "./setting.js";
 
 // What the switch shows for the room's state: to the host alone, in a room of two seats
@@ -17,10 +18,12 @@ export function choiceView(state) {
 
 // Why `chances on` (`show` true) or `chances off` typed now would do nothing, or null.
 export function choiceRefusal(state, show) {
-  if (!state || !state.you || !state.you.host) return "Only the host chooses whether the players see who is likely to win.";
-  if (state.game.seats < 2) return "A game alone has nobody to beat: there are no chances to show.";
+  if (!state || !state.you || !state.you.host) return gettext("Only the host chooses whether the players see who is likely to win.");
+  if (state.game.seats < 2) return gettext("A game alone has nobody to beat: there are no chances to show.");
   if (Boolean(state.game.show_odds) === show) {
-    return show ? "The players see who is likely to win already." : "The players do not see who is likely to win already.";
+    return show
+      ? gettext("The players see who is likely to win already.")
+      : gettext("The players do not see who is likely to win already.");
   }
   return null;
 }

@@ -6,6 +6,8 @@
 // The pure functions at the top are tested in node (tests/js/watchers.test.mjs); the
 // class draws them into the partial templates/games/_watchers.html.
 
+import { gettext } from "./i18n.js";
+
 // What this browser chose, kept across reloads and reconnections (the server forgets).
 export const NAME_KEY = "yahtzee.watcherName";
 export const READ_KEY = "yahtzee.readWatchers";
@@ -32,9 +34,11 @@ export function requestsAfter(watching, stored) {
 
 // Why `watchers on` (`read` true) or `watchers off` typed now would do nothing, or null.
 export function readRefusal(watching, read) {
-  if (!watching) return "Not connected yet: try again in a moment.";
-  if (watching.name !== null) return "Watchers always read the watchers' chat.";
-  if (watching.read === read) return read ? "You read the watchers' chat already." : "You do not read the watchers' chat already.";
+  if (!watching) return gettext("Not connected yet: try again in a moment.");
+  if (watching.name !== null) return gettext("Watchers always read the watchers' chat.");
+  if (watching.read === read) {
+    return read ? gettext("You read the watchers' chat already.") : gettext("You do not read the watchers' chat already.");
+  }
   return null;
 }
 
@@ -86,7 +90,9 @@ export class WatchersChat {
     if (command.action !== "read_watchers") return null;
     const why = readRefusal(this.watching, command.read);
     if (why) return { error: why };
-    const text = command.read ? "You read the watchers' chat now (its panel, under the feed)." : "You no longer read the watchers' chat.";
+    const text = command.read
+      ? gettext("You read the watchers' chat now (its panel, under the feed).")
+      : gettext("You no longer read the watchers' chat.");
     return { sent: this.read(command.read), text };
   }
 

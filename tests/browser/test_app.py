@@ -108,6 +108,40 @@ def test_the_service_worker_registers_and_shows_a_pushed_turn_with_the_rooms_lin
     context.close()
 
 
+def test_the_offline_page_follows_a_change_of_language(browser, live_server_url):  # type: ignore[no-untyped-def]
+    context = browser.new_context(locale="fr-FR")
+    page = context.new_page()
+    page.goto(live_server_url + "/rules/")
+    worker_ready(page)
+    assert page.evaluate("navigator.serviceWorker.controller.scriptURL").endswith("/sw.js?lang=fr")
+    context.set_offline(True)
+    page.goto(live_server_url + "/my-games/")
+    expect(page.locator("h1")).to_have_text("Vous êtes hors ligne")
+    context.set_offline(False)
+
+    # German, chosen in the footer: the page registers the worker for German, which the
+    # browser installs afresh; it keeps the offline page again, in German, under its name.
+    page.goto(live_server_url + "/rules/")
+    page.select_option("#language-select", "de")
+    page.locator(".language-form button[type=submit]").click()
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    # Activated: its activation has put away the French worker's cache.
+    page.wait_for_function(
+        """() => {
+            const worker = navigator.serviceWorker.controller;
+            const german = worker && worker.scriptURL.endsWith('/sw.js?lang=de');
+            return german && worker.state === 'activated';
+        }"""
+    )
+    kept = page.evaluate("caches.keys()")
+    assert [name.rsplit("-", 1)[1] for name in kept if name.startswith("yahtzee-shell-")] == ["de"]
+    context.set_offline(True)
+    page.goto(live_server_url + "/my-games/")
+
+    expect(page.locator("h1")).to_have_text("Du bist offline")
+    context.close()
+
+
 def test_a_page_the_network_cannot_reach_is_the_offline_page(browser, live_server_url):  # type: ignore[no-untyped-def]
     context = browser.new_context()
     page = context.new_page()

@@ -8,6 +8,7 @@ dice's faces in the state), so the same helpers serve every language. The box na
 long, and short on a phone, in the reader's language.
 """
 
+import random
 import re
 
 import pytest
@@ -21,7 +22,8 @@ from games.words import box_label
 from tests.browser.axe import FAILING, violations
 from tests.browser.test_room import click_box, create_room, join
 from tests.browser.test_table import OFF_SCREEN, STRAIGHT, roll_off, seat_bots
-from tests.browser.watch import VIEWPORTS, PageWatch
+from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
+from tests.server.helpers import Table, play_out
 
 pytestmark = pytest.mark.browser
 
@@ -330,3 +332,59 @@ def test_a_german_and_a_swedish_browser_play_one_room_each_in_its_own_language(
     watch.assert_clean(live_server_url)
     for context in contexts.values():
         context.close()
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_the_lobby_reads_in_french(browser, live_server_url, screenshot_dir, viewport):  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport=VIEWPORTS[viewport], locale=LOCALES["fr"])
+    page = context.new_page()
+    watch = PageWatch.on(page)
+
+    create_room(page, live_server_url, "Ana", seats=3)
+
+    # What the lobby's script writes (static/js/panels/lobby.js), from the page's catalog.
+    expect(page.locator("#lobby-note")).to_have_text(
+        "Lancez la partie quand tout le monde est assis. Les retardataires peuvent regarder."
+    )
+    expect(page.locator("#seats li").first).to_contain_text("hôte")
+    expect(page.locator("#seats li").first).to_contain_text("vous")
+    expect(page.locator("#seats li").nth(1)).to_have_text("Place libre")
+    assert page.evaluate(OVERFLOWING, "#lobby *") == []
+    page.screenshot(path=screenshot_dir / f"lobby-fr-{viewport}.png", full_page=True)
+    watch.assert_clean(live_server_url)
+    context.close()
+
+
+def test_the_review_reads_in_spanish(browser, live_server_url, screenshot_dir):  # type: ignore[no-untyped-def]
+    code = off_the_loop(two_players, random.Random(3))
+    context = browser.new_context(viewport=VIEWPORTS["desktop"], locale=LOCALES["es"])
+    page = context.new_page()
+    watch = PageWatch.on(page)
+
+    page.goto(f"{live_server_url}/g/{code}/review/")
+    where = page.locator("#replay-where")
+    page.keyboard.press("Home")
+    # Step to the first roll: review.js writes where the game stands, the rolls left too.
+    while "tirada" not in (where.text_content() or ""):
+        page.click('[data-step="next"]')
+
+    # What review.js writes (the place in the game, the slider's and the graph's words).
+    expect(where).to_contain_text("Ronda 1")
+    expect(where).to_contain_text(re.compile(r"quedan? \d tiradas?"))
+    expect(page.locator("#replay-slider")).to_have_attribute(
+        "aria-valuetext", re.compile(r"^Momento \d+ de \d+: ")
+    )
+    expect(page.locator("#chances-chart svg")).to_have_attribute(
+        "aria-valuetext", re.compile(r"^Momento \d+ de \d+: Ana \d+\s%, Bea \d+\s%")
+    )
+    page.screenshot(path=screenshot_dir / "review-es-desktop.png", full_page=True)
+    watch.assert_clean(live_server_url)
+    context.close()
+
+
+def two_players(dice: random.Random) -> str:
+    """A game of two played to the end, to review."""
+    table = Table("Ana", "Bea")
+    table.start()
+    play_out(table.code, rolls=lambda: dice.choice([1, 2, 3]))
+    return table.code

@@ -3,12 +3,18 @@
 // Share, the QR code), which stands in the lobby and, once the game has started, opens
 // from the room's bar in a dialog.
 
+import { gettext, interpolate, pgettext } from "../i18n.js";
 import { AskedSetting } from "../setting.js";
 import { seatMarks } from "../state.js";
 import { markBadge, maker, setDisabled, setHidden, setText, toggleClass } from "./dom.js";
 
 const NAME_KEY = "yahtzee.name"; // The name this browser last sat down with.
 const COPIED_MS = 3000;
+// A bot's badge's title, by its level (the levels of templates/games/room.html's buttons).
+const BOT_TITLES = {
+  optimal: () => pgettext("a bot's badge's title", "Optimal bot"),
+  casual: () => pgettext("a bot's badge's title", "Casual bot"),
+};
 
 export class LobbyPanel {
   follows = new Set(["joined", "unseated", "coach", "started", "presence", "pending"]);
@@ -54,7 +60,7 @@ export class LobbyPanel {
       button.addEventListener("click", () => room.send("add_bot", { level: button.dataset.bot }));
     });
     this.leaveButton.addEventListener("click", () => {
-      if (doc.defaultView.confirm("Give up your seat?")) room.send("leave");
+      if (doc.defaultView.confirm(gettext("Give up your seat?"))) room.send("leave");
     });
     $("copy-button").addEventListener("click", () => this.copy());
     this.inviteButton.addEventListener("click", () => this.inviteDialog.showModal());
@@ -81,19 +87,23 @@ export class LobbyPanel {
     setHidden(this.coachSwitch, !host);
     this.coachToggle.checked = this.coachAsked.shown(Boolean(state.game.coach));
     setHidden(this.coachState, host);
-    setText(this.coachState, state.game.coach ? "Coach on: the player on turn sees the best move." : "Coach off.");
+    setText(this.coachState, state.game.coach
+      ? gettext("Coach on: the player on turn sees the best move.")
+      : gettext("Coach off."));
     setHidden(this.addBots, !host || full);
     setHidden(this.joinForm, Boolean(you) || full);
     setHidden(this.startButton, !host);
     setDisabled(this.startButton, Boolean(this.room.pending));
     setHidden(this.leaveButton, !you);
     let note;
-    if (host) note = "Start when everyone is seated. Latecomers can watch.";
+    if (host) note = gettext("Start when everyone is seated. Latecomers can watch.");
     else if (you) {
       const seatedHost = state.players.find((p) => p.host);
-      note = `You are seated. ${seatedHost ? seatedHost.name : "The host"} starts the game.`;
-    } else if (full) note = "Every seat is taken: you are watching this game.";
-    else note = "Take a seat to play, or just watch.";
+      note = seatedHost
+        ? interpolate(gettext("You are seated. %(host)s starts the game."), { host: seatedHost.name }, true)
+        : gettext("You are seated. The host starts the game.");
+    } else if (full) note = gettext("Every seat is taken: you are watching this game.");
+    else note = gettext("Take a seat to play, or just watch.");
     setText(this.note, note);
   }
 
@@ -114,20 +124,23 @@ export class LobbyPanel {
           el("span", { class: `presence-dot${player.connected ? " presence-dot--on" : ""}`, "aria-hidden": "true" }),
           el("span", { class: "seat__name" }, player.name),
         );
-        if (player.host) item.append(el("span", { class: "badge" }, "host"));
-        if (player.bot) item.append(el("span", { class: "badge badge--bot", title: `${player.bot} bot` }, "bot"));
-        if (you && you.seat === seat) item.append(el("span", { class: "badge badge--you" }, "you"));
+        if (player.host) item.append(el("span", { class: "badge" }, pgettext("a seat's badge", "host")));
+        if (player.bot) {
+          const title = BOT_TITLES[player.bot] ? BOT_TITLES[player.bot]() : pgettext("a seat's badge", "bot");
+          item.append(el("span", { class: "badge badge--bot", title }, pgettext("a seat's badge", "bot")));
+        }
+        if (you && you.seat === seat) item.append(el("span", { class: "badge badge--you" }, pgettext("a seat's badge", "you")));
         item.append(...seatMarks(player).map((mark) => markBadge(el, mark)));
         if (player.bot && you && you.host) {
           const remove = el("button", {
             type: "button", class: "button button--small button--quiet seat__remove",
-            "aria-label": `Take ${player.name} off seat ${seat + 1}`,
-          }, "Remove");
+            "aria-label": interpolate(gettext("Take %(name)s off seat %(seat)s"), { name: player.name, seat: seat + 1 }, true),
+          }, gettext("Remove"));
           remove.addEventListener("click", () => this.room.send("remove_bot", { bot: seat }));
           item.append(remove);
         }
       } else {
-        item.append(el("span", { class: "seat__name" }, "Empty seat"));
+        item.append(el("span", { class: "seat__name" }, gettext("Empty seat")));
       }
       items.push(item);
     }
@@ -150,13 +163,13 @@ export class LobbyPanel {
       this.inviteUrl.select(); // No clipboard (plain http on another host): let them copy it.
       this.doc.execCommand("copy");
     }
-    this.copyStatus.textContent = "Link copied.";
+    this.copyStatus.textContent = gettext("Link copied.");
     setTimeout(() => (this.copyStatus.textContent = ""), COPIED_MS);
   }
 
   async share() {
     try {
-      await this.doc.defaultView.navigator.share({ title: this.doc.title, text: "Come to my Yahtzee table:", url: this.inviteUrl.value });
+      await this.doc.defaultView.navigator.share({ title: this.doc.title, text: gettext("Come to my Yahtzee table:"), url: this.inviteUrl.value });
     } catch {
       // Closed without sharing, or refused: the link and the QR code are still there.
     }

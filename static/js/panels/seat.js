@@ -4,20 +4,22 @@
 // leaving the game. The command line asks the same things of this panel.
 
 import { canAskToNotify } from "../alerts.js";
+import { gettext, interpolate } from "../i18n.js";
 import { hostActions, isAway, isHanded, isPlaying, mySeat, seatName } from "../state.js";
 import { markBadge, maker, setHidden, setText } from "./dom.js";
 
+const named = (format, name) => interpolate(format, { name }, true);
 const HOST_ACTIONS = {
-  remove_player: {
-    title: (name) => `Remove ${name}?`,
-    text: (name) => `${name} leaves the game for good; their score stands and their turns are skipped.`,
-    yes: "Remove",
-  },
-  hand_to_bot: {
-    title: (name) => `Let a bot play for ${name}?`,
-    text: (name) => `A bot plays ${name}'s seat for the rest of the game; ${name} cannot take it back.`,
-    yes: "Let a bot play",
-  },
+  remove_player: (name) => ({
+    title: named(gettext("Remove %(name)s?"), name),
+    text: named(gettext("%(name)s leaves the game for good; their score stands and their turns are skipped."), name),
+    yes: gettext("Remove"),
+  }),
+  hand_to_bot: (name) => ({
+    title: named(gettext("Let a bot play for %(name)s?"), name),
+    text: named(gettext("A bot plays %(name)s's seat for the rest of the game; %(name)s cannot take it back."), name),
+    yes: gettext("Let a bot play"),
+  }),
 };
 
 export class SeatPanel {
@@ -62,10 +64,10 @@ export class SeatPanel {
     const shown = Boolean(isPlaying(state) && seat && seat.away);
     setHidden(this.away, !shown);
     if (!shown) return;
-    setText(this.awayHeading, seat.handed ? "A bot plays your seat" : "You are away");
+    setText(this.awayHeading, seat.handed ? gettext("A bot plays your seat") : gettext("You are away"));
     setText(this.awayText, seat.handed
-      ? "The host handed your seat to a bot for the rest of the game: you watch it play. Your score stands."
-      : "The clock played two of your turns in a row, so a bot plays for you until you come back.");
+      ? gettext("The host handed your seat to a bot for the rest of the game: you watch it play. Your score stands.")
+      : gettext("The clock played two of your turns in a row, so a bot plays for you until you come back."));
     setHidden(this.backButton, seat.handed);
   }
 
@@ -87,15 +89,15 @@ export class SeatPanel {
       item.append(el("span", { class: "host-seats__name" }, action.name), ...action.marks.map((mark) => markBadge(el, mark)), buttons);
       const remove = el("button", {
         type: "button", class: "button button--small", "data-focus": `remove-${action.seat}`,
-        "aria-label": `Remove ${action.name} from the game`,
-      }, "Remove");
+        "aria-label": named(gettext("Remove %(name)s from the game"), action.name),
+      }, gettext("Remove"));
       remove.addEventListener("click", () => this.askHost("remove_player", action.seat));
       buttons.append(remove);
       if (action.hand) {
         const hand = el("button", {
           type: "button", class: "button button--small", "data-focus": `hand-${action.seat}`,
-          "aria-label": `Let a bot play ${action.name}'s seat`,
-        }, "Let a bot play");
+          "aria-label": named(gettext("Let a bot play %(name)s's seat"), action.name),
+        }, gettext("Let a bot play"));
         hand.addEventListener("click", () => this.askHost("hand_to_bot", action.seat));
         buttons.append(hand);
       }
@@ -107,7 +109,7 @@ export class SeatPanel {
     const Notification = this.win.Notification;
     await Notification.requestPermission();
     if (Notification.permission === "denied") {
-      this.room.say("Notifications are off for this site: the tab's title still says when it is your turn.", "notice");
+      this.room.say(gettext("Notifications are off for this site: the tab's title still says when it is your turn."), "notice");
     }
     this.drawTools();
   }
@@ -115,40 +117,44 @@ export class SeatPanel {
   // "I'm back" (the button, or `back` typed).
   comeBack() {
     const { state, say } = this.room;
-    if (!state.you) return say("You are watching: only a player can come back.", "error");
-    if (isHanded(state)) return say("The host handed your seat to a bot for the rest of the game.", "error");
-    if (!isAway(state)) return say("You are not away: nothing to come back from.", "error");
+    if (!state.you) return say(gettext("You are watching: only a player can come back."), "error");
+    if (isHanded(state)) return say(gettext("The host handed your seat to a bot for the rest of the game."), "error");
+    if (!isAway(state)) return say(gettext("You are not away: nothing to come back from."), "error");
     say("");
     return this.room.send("back");
   }
 
   leave() {
     this.room.ask({
-      title: "Leave this game?",
-      text: "Your score stands, but you cannot come back to your seat: you will watch the rest of the game.",
-      yes: "Leave the game",
+      title: gettext("Leave this game?"),
+      text: gettext("Your score stands, but you cannot come back to your seat: you will watch the rest of the game."),
+      yes: gettext("Leave the game"),
     }, () => this.room.send("leave"));
   }
 
   // The host's question before removing a seat or handing it to a bot.
   askHost(action, seat) {
     const name = seatName(this.room.state, seat);
-    const words = HOST_ACTIONS[action];
-    this.room.ask({ title: words.title(name), text: words.text(name), yes: words.yes }, () => this.room.send(action, { seat }));
+    this.room.ask(HOST_ACTIONS[action](name), () => this.room.send(action, { seat }));
   }
 
   // Why the host may not do `action` to `seat` now, or null when they may.
   hostRefusal(action, seat) {
     const state = this.room.state;
-    if (!state.you || !state.you.host) return "Only the host can do that.";
-    if (!isPlaying(state)) return "Only during the game.";
-    if (seat === state.you.seat) return "That is your own seat: type leave to leave the game.";
+    if (!state.you || !state.you.host) return gettext("Only the host can do that.");
+    if (!isPlaying(state)) return gettext("Only during the game.");
+    if (seat === state.you.seat) return gettext("That is your own seat: type leave to leave the game.");
     const player = state.players[seat];
-    if (player.bot) return `${player.name} is a computer player.`;
-    if (player.left) return `${player.name} has left the game already.`;
+    if (player.bot) return named(gettext("%(name)s is a computer player."), player.name);
+    if (player.left) return named(gettext("%(name)s has left the game already."), player.name);
     const allowed = hostActions(state).find((a) => a.seat === seat);
-    if (!allowed) return `${player.name} is here and playing: only an away or offline player can be removed or handed to a bot.`;
-    if (action === "hand_to_bot" && !allowed.hand) return `A bot plays ${player.name}'s seat already.`;
+    if (!allowed) {
+      return named(
+        gettext("%(name)s is here and playing: only an away or offline player can be removed or handed to a bot."),
+        player.name,
+      );
+    }
+    if (action === "hand_to_bot" && !allowed.hand) return named(gettext("A bot plays %(name)s's seat already."), player.name);
     return null;
   }
 }
