@@ -229,12 +229,18 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         ends with its connection, however the consumer ends (:mod:`games.live.leaving`)."""
 
         # The socket is read beside the handlers, not between them (as Channels does): its
-        # close is seen at once even while a handler waits, for as long as it waits.
+        # close is seen at once even while a handler waits, for as long as it waits; and
+        # each frame is read and counted as it arrives (:meth:`arrived`).
         inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
 
         async def read_socket() -> None:
             while True:
-                message: dict[str, Any] = await receive()
+                message: dict[str, Any] | None = await receive()
+                assert message is not None
+                if message["type"] == "websocket.receive":
+                    message = await self.arrived(message)
+                    if message is None:  # Refused, and answered already.
+                        continue
                 if message["type"] == "websocket.disconnect":
                     self.ended()
                 inbox.put_nowait(message)  # Handled in order, as Channels would.
@@ -243,6 +249,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
         self.scope = scope
         self.base_send = send
+        self.rate_limit = RateLimits()
         reading = asyncio.ensure_future(read_socket())
         try:
             self.channel_layer = get_channel_layer(self.channel_layer_alias)
@@ -296,7 +303,6 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         would only see a bare HTTP 403).
         """
         self.code = self.scope["url_route"]["kwargs"]["code"]
-        self.rate_limit = RateLimits()
         self.odds_tasks = set()
         self.language = refusals.language_of(self.scope)
         await self.accept()
@@ -393,18 +399,36 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     # -- from the client ----------------------------------------------------
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Read one message, run its command, and answer any refusal to the sender only."""
-        request_id: protocol.RequestId = None
+    async def arrived(self, frame: dict[str, Any]) -> dict[str, Any] | None:
+        """Read a frame as it arrives: the message to queue for its handler, or ``None``
+        when it is refused, and answered at once, to this socket alone.
+
+        The rate limit counts a frame when it arrives, not when its turn comes: a flood
+        sent behind a slow command (one waiting for the database) is refused as it comes,
+        instead of queueing whole and being counted only once the command is done, when
+        the bucket has filled again meanwhile. So is a frame that is no message. The
+        messages admitted are handled in order; a refusal may overtake the answers to
+        messages still queued (each answer names its message's id when it can be read).
+        """
         try:
-            frame = text_data if text_data is not None else bytes_data
-            message = protocol.decode(frame, admit=self.rate_limit.allow)
-            request_id = message.id
+            message = protocol.decode(
+                frame.get("text", frame.get("bytes")), admit=self.rate_limit.allow
+            )
+        except protocol.ProtocolError as error:
+            try:
+                await self.send_error(error.code, str(error), error.id)
+            except Exception:  # Closing already: the socket must go on being read all the same.
+                logger.debug("a refusal could not be sent to %s", self.code, exc_info=True)
+            return None
+        return {"type": "websocket.command", "message": message}
+
+    async def websocket_command(self, event: dict[str, Any]) -> None:
+        """Run a client message read by :meth:`arrived`, and answer a refusal to the sender only."""
+        message: protocol.ClientMessage = event["message"]
+        try:
             await self.commands[type(message)](self, message)
-        except (protocol.ProtocolError, CommandError, rules.RuleError) as error:
-            if isinstance(error, protocol.ProtocolError):
-                request_id = error.id
-            await self.send_error(error.code, str(error), request_id)
+        except (CommandError, rules.RuleError) as error:
+            await self.send_error(error.code, str(error), message.id)
         except UNAVAILABLE as error:
             # Refused by the breaker, it was not even tried: the breaker logged the outage.
             away = isinstance(error, DatabaseAway)
@@ -418,7 +442,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 "unavailable",
                 "the game's database or messaging is away for a moment; nothing was done: "
                 "try again",
-                request_id,
+                message.id,
             )
 
     async def send_error(self, code: str, message: str, request_id: protocol.RequestId) -> None:
