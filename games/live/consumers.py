@@ -38,9 +38,7 @@ from games.wire import protocol
 from yahtzee_site.db import DatabaseAway
 
 if TYPE_CHECKING:
-    from django.contrib.auth.base_user import AbstractBaseUser
-    from django.contrib.auth.models import AnonymousUser
-    from django.contrib.sessions.backends.base import SessionBase
+    pass
 
 logger = logging.getLogger(__name__)
 
@@ -190,6 +188,10 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     code: str
     rate_limit: RateLimits
+    #: The browser's session key from its cookie ("" without one), and its account's id
+    #: once it has arrived (``None``: a guest).
+    session_key = ""
+    user_id: int | None = None
     player_id: int | None = None
     #: The id of this connection's row (:mod:`games.live.heartbeat`), once it has arrived.
     connection_id: int | None = None
@@ -303,6 +305,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         would only see a bare HTTP 403).
         """
         self.code = self.scope["url_route"]["kwargs"]["code"]
+        self.session_key = services.session_key_of(self.scope.get("cookies") or {})
         self.odds_tasks = set()
         self.language = refusals.language_of(self.scope)
         await self.accept()
@@ -319,42 +322,36 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def arrive(self) -> None:
         """Join the room's group, take this connection's seat, and send the snapshot."""
-        session_key, user_id = self.identity()
         # Join the group before reading the snapshot, so no event falls between the two.
         await self.channel_layer.group_add(room_group(self.code), self.channel_name)
         arriving = asyncio.ensure_future(
-            outbox.run(services.arrive, self.code, session_key=session_key, user_id=user_id)
+            outbox.run(services.arrive_from, self.code, self.session_key)
         )
         try:
-            self.player_id, connection_id, snapshot = await asyncio.shield(arriving)
+            arrival = await asyncio.shield(arriving)
         except asyncio.CancelledError:
             # Stopped while its row was being written: the row goes once it is written.
             arriving.add_done_callback(self._release_arrival)
             raise
-        self.connection_id = connection_id
+        self.user_id, self.player_id = arrival.user_id, arrival.player_id
+        self.connection_id = arrival.connection_id
         if self.closed:  # The socket closed while it arrived.
-            leaving.release(connection_id, self.code)
+            leaving.release(arrival.connection_id, self.code)
             return
         self.beat()
         shutdown.sockets.add(self)
-        self.version = max(self.version, snapshot["version"])
-        await self.send_json(snapshot)
+        self.version = max(self.version, arrival.snapshot["version"])
+        await self.send_json(arrival.snapshot)
         await self.send_watching()
 
-    def _release_arrival(self, arriving: asyncio.Future[tuple[int | None, int, Any]]) -> None:
+    def _release_arrival(self, arriving: asyncio.Future[services.Arrival]) -> None:
         if not arriving.cancelled() and arriving.exception() is None:
-            leaving.release(arriving.result()[1], self.code)
+            leaving.release(arriving.result().connection_id, self.code)
 
     def identity(self) -> tuple[str, int | None]:
-        """This connection's browser session key, and its account's id when logged in.
-
-        ``AuthMiddlewareStack`` has loaded the user before the consumer starts.
-        """
-        session: SessionBase | None = self.scope.get("session")
-        user: AbstractBaseUser | AnonymousUser | None = self.scope.get("user")
-        session_key = (session.session_key if session is not None else None) or ""
-        user_id = user.pk if user is not None and user.is_authenticated else None
-        return session_key, user_id
+        """This connection's browser session key, and its account's id when logged in
+        (read on arrival, :func:`services.arrive_from`)."""
+        return self.session_key, self.user_id
 
     def beat(self) -> None:
         """Keep this connection's row alive, acting for its seat, in this process's heartbeat

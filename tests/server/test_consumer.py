@@ -849,7 +849,7 @@ async def test_a_socket_that_cannot_be_served_now_is_told_to_try_again_with_1013
     def database_away(*args: object, **kwargs: object) -> None:
         raise away
 
-    monkeypatch.setattr(services, "arrive", database_away)
+    monkeypatch.setattr(services, "arrive_from", database_away)
     communicator = WebsocketCommunicator(application, f"/ws/games/{code}/", headers=[ORIGIN, HOST])
     connected, _ = await communicator.connect(timeout=TIMEOUT)
     assert connected
