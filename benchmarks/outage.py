@@ -2,7 +2,8 @@
 
 It brings up the fault tests' stack (``tests/faults/stack.py``: nginx, two Daphne
 processes, a private PostgreSQL and Redis) and, ``--outages`` times, opens ``--rooms``
-solo games, stops PostgreSQL as a crash does, sends ``--commands`` rolls from every
+solo games, stops PostgreSQL as a crash does (``--hang``: freezes it, as a hung host
+or a network that drops packets), sends ``--commands`` rolls from every
 room while it is away (each waits for its answer before the next: a player clicking
 again), starts it again and plays the games to their end (``tests/faults/outage.py``).
 Printed: the time to each answer while the database was away (p50, p90, max), the
@@ -36,7 +37,9 @@ from tests.faults import outage, stack
 async def measure(site: stack.Stack, args: argparse.Namespace) -> outage.Outage:
     total = outage.Outage()
     for n in range(args.outages):
-        found = await outage.through_an_outage(site, args.rooms, args.commands, args.away)
+        found = await outage.through_an_outage(
+            site, args.rooms, args.commands, args.away, hang=args.hang
+        )
         print(f"outage {n + 1}: {found}; load {os.getloadavg()[0]:.1f}", flush=True)
         total.answers_away += found.answers_away
         total.codes_away += found.codes_away
@@ -57,6 +60,11 @@ def main() -> None:
     parser.add_argument("--outages", type=int, default=3, help="outages, one after another")
     parser.add_argument(
         "--away", type=float, default=0.0, help="seconds PostgreSQL stays away after the rolls"
+    )
+    parser.add_argument(
+        "--hang",
+        action="store_true",
+        help="freeze PostgreSQL (SIGSTOP: a hung host) instead of stopping it as a crash does",
     )
     args = quick.parse_args(parser, {"rooms": 2, "commands": 2, "outages": 1})
     reason = stack.missing()

@@ -11,8 +11,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yahtzee_site.settings")
 # Set Django up before importing anything that touches models.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.sessions import CookieMiddleware  # noqa: E402
 
 from games.live import watch  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
@@ -24,8 +24,12 @@ application = watch.KeepingWatch(
         {
             "http": django_asgi_app,
             # A socket opened from a page on another site (another scheme, host or port)
-            # is refused before it reaches a game.
-            "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            # is refused before it reaches a game. Only the cookies are read before the
+            # consumer: the browser's session and account are read on arrival, after the
+            # handshake is accepted, in the database trip it makes anyway
+            # (games.live.arrivals.arrive_from), not in two trips before it, as
+            # AuthMiddlewareStack does.
+            "websocket": SameOriginValidator(CookieMiddleware(URLRouter(websocket_urlpatterns))),
         }
     )
 )

@@ -8,6 +8,7 @@ processes on PostgreSQL and Redis. Every variable is listed in the README.
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -100,6 +101,11 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+#: The PostgreSQL backend's options (below); the fault tests give them to a private server.
+POSTGRES_OPTIONS: dict[str, Any] = {
+    "pool": {"min_size": 2, "max_size": 20, "timeout": 0.25, "reconnect_timeout": 2},
+    "connect_timeout": 2,
+}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Under ASGI every HTTP request runs in a thread of its own, so persistent connections
     # would pile up: connections come from a pool instead, and go back to it after each
@@ -107,6 +113,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Bounded on purpose: a request or a command waits up to 3 s for a free connection
     # (back-pressure under a burst), then fails cleanly (a command is answered
     # ``unavailable``); a new connection gives up after 2 s when PostgreSQL is away.
+    # The pool's own timeout is 0.25 s: after it the backend asks PostgreSQL itself
+    # whether it is there, and waits on (up to those 3 s) only if it is.
     # The backend is Django's behind a circuit breaker (yahtzee_site/db): while
     # PostgreSQL is away, connections are refused at once instead of after those 3 s.
     # It checks each connection the pool hands out itself (the pool's own check sleeps
@@ -115,10 +123,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # back, and the pool then connects at once, not when its next retry falls due.
     DATABASES["default"]["ENGINE"] = "yahtzee_site.db.postgresql"
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
-    DATABASES["default"]["OPTIONS"] = {
-        "pool": {"min_size": 2, "max_size": 20, "timeout": 3, "reconnect_timeout": 2},
-        "connect_timeout": 2,
-    }
+    DATABASES["default"]["OPTIONS"] = POSTGRES_OPTIONS
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Keep connections open. Closing the last connection to a WAL database checkpoints
     # the log into the file and deletes it, with fsyncs: once per websocket command, that

@@ -7,9 +7,13 @@ seat's token (:func:`resume`). A guest who logs in keeps their seats
 
 from __future__ import annotations
 
-from typing import Any
+from importlib import import_module
+from typing import Any, NamedTuple
 
+from django.conf import settings
+from django.contrib import auth
 from django.db import transaction
+from django.http import HttpRequest
 
 from games.live import clock
 from games.live.pipeline import CommandError, load
@@ -39,6 +43,54 @@ def arrive(
         tell(table, here, bot=table.bot_on_turn())
         snapshot = snapshot_of(table, player_id, here)
     return player_id, row.pk, snapshot
+
+
+class Arrival(NamedTuple):
+    """What :func:`arrive_from` found for a socket."""
+
+    #: The browser's account (``None``: a guest).
+    user_id: int | None
+    #: The seat it acts for (``None``: it watches).
+    player_id: int | None
+    #: Its connection's row.
+    connection_id: int
+    snapshot: dict[str, Any]
+
+
+def arrive_from(code: str, session_key: str) -> Arrival:
+    """:func:`arrive`, for the browser whose session cookie holds ``session_key``, in one
+    trip to the database thread: its account first, then the arrival.
+
+    Channels' ``AuthMiddlewareStack`` read the account before the consumer even
+    started, in two trips of their own (the session, then the user), so a handshake
+    waited behind every other's database work before it could be accepted: in a burst
+    of reconnections Daphne dropped those that waited past its 5 s. (A watcher's name
+    stays a trip of its own, after the snapshot: in the same trip it held back every
+    snapshot of a burst, and fewer came in time, benchmarks/README.md.)
+    """
+    user_id = account_of(session_key)
+    player_id, connection_id, snapshot = arrive(code, session_key=session_key, user_id=user_id)
+    return Arrival(user_id, player_id, connection_id, snapshot)
+
+
+def account_of(session_key: str) -> int | None:
+    """The id of the account logged in in the browser session ``session_key`` (``None``: a
+    guest, or no such session), as Django finds it for a request: the session's copy of
+    the password's hash must still match, so a password changed elsewhere logs it out."""
+    if not session_key:
+        return None
+    request = HttpRequest()
+    request.session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    user = auth.get_user(request)
+    return user.pk if user.is_authenticated else None
+
+
+def session_key_of(cookies: dict[str, str]) -> str:
+    """The session key a handshake's cookies carry ("" for none, or one that is no key),
+    checked for its form only: no database."""
+    key = cookies.get(settings.SESSION_COOKIE_NAME, "")
+    store = import_module(settings.SESSION_ENGINE).SessionStore(key or None)
+    return str(store.session_key or "")
 
 
 def resume(code: str, token: str, *, connection_id: int) -> int:

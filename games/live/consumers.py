@@ -38,9 +38,7 @@ from games.wire import protocol
 from yahtzee_site.db import DatabaseAway
 
 if TYPE_CHECKING:
-    from django.contrib.auth.base_user import AbstractBaseUser
-    from django.contrib.auth.models import AnonymousUser
-    from django.contrib.sessions.backends.base import SessionBase
+    pass
 
 logger = logging.getLogger(__name__)
 
@@ -193,6 +191,10 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     code: str
     rate_limit: RateLimits
+    #: The browser's session key from its cookie ("" without one), and its account's id
+    #: once it has arrived (``None``: a guest).
+    session_key = ""
+    user_id: int | None = None
     player_id: int | None = None
     #: The id of this connection's row (:mod:`games.live.heartbeat`), once it has arrived.
     connection_id: int | None = None
@@ -232,12 +234,18 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         ends with its connection, however the consumer ends (:mod:`games.live.leaving`)."""
 
         # The socket is read beside the handlers, not between them (as Channels does): its
-        # close is seen at once even while a handler waits, for as long as it waits.
+        # close is seen at once even while a handler waits, for as long as it waits; and
+        # each frame is read and counted as it arrives (:meth:`arrived`).
         inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
 
         async def read_socket() -> None:
             while True:
-                message: dict[str, Any] = await receive()
+                message: dict[str, Any] | None = await receive()
+                assert message is not None
+                if message["type"] == "websocket.receive":
+                    message = await self.arrived(message)
+                    if message is None:  # Refused, and answered already.
+                        continue
                 if message["type"] == "websocket.disconnect":
                     self.ended()
                 inbox.put_nowait(message)  # Handled in order, as Channels would.
@@ -246,6 +254,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
         self.scope = scope
         self.base_send = send
+        self.rate_limit = RateLimits()
         reading = asyncio.ensure_future(read_socket())
         try:
             self.channel_layer = get_channel_layer(self.channel_layer_alias)
@@ -299,7 +308,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         would only see a bare HTTP 403).
         """
         self.code = self.scope["url_route"]["kwargs"]["code"]
-        self.rate_limit = RateLimits()
+        self.session_key = services.session_key_of(self.scope.get("cookies") or {})
         self.odds_tasks = set()
         self.language = refusals.language_of(self.scope)
         await self.accept()
@@ -320,42 +329,36 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def arrive(self) -> None:
         """Join the room's group, take this connection's seat, and send the snapshot."""
-        session_key, user_id = self.identity()
         # Join the group before reading the snapshot, so no event falls between the two.
         await self.channel_layer.group_add(room_group(self.code), self.channel_name)
         arriving = asyncio.ensure_future(
-            outbox.run(services.arrive, self.code, session_key=session_key, user_id=user_id)
+            outbox.run(services.arrive_from, self.code, self.session_key)
         )
         try:
-            self.player_id, connection_id, snapshot = await asyncio.shield(arriving)
+            arrival = await asyncio.shield(arriving)
         except asyncio.CancelledError:
             # Stopped while its row was being written: the row goes once it is written.
             arriving.add_done_callback(self._release_arrival)
             raise
-        self.connection_id = connection_id
+        self.user_id, self.player_id = arrival.user_id, arrival.player_id
+        self.connection_id = arrival.connection_id
         if self.closed:  # The socket closed while it arrived.
-            leaving.release(connection_id, self.code)
+            leaving.release(arrival.connection_id, self.code)
             return
         self.beat()
         shutdown.sockets.add(self)
-        self.version = max(self.version, snapshot["version"])
-        await self.send_json(snapshot)
+        self.version = max(self.version, arrival.snapshot["version"])
+        await self.send_json(arrival.snapshot)
         await self.send_watching()
 
-    def _release_arrival(self, arriving: asyncio.Future[tuple[int | None, int, Any]]) -> None:
+    def _release_arrival(self, arriving: asyncio.Future[services.Arrival]) -> None:
         if not arriving.cancelled() and arriving.exception() is None:
-            leaving.release(arriving.result()[1], self.code)
+            leaving.release(arriving.result().connection_id, self.code)
 
     def identity(self) -> tuple[str, int | None]:
-        """This connection's browser session key, and its account's id when logged in.
-
-        ``AuthMiddlewareStack`` has loaded the user before the consumer starts.
-        """
-        session: SessionBase | None = self.scope.get("session")
-        user: AbstractBaseUser | AnonymousUser | None = self.scope.get("user")
-        session_key = (session.session_key if session is not None else None) or ""
-        user_id = user.pk if user is not None and user.is_authenticated else None
-        return session_key, user_id
+        """This connection's browser session key, and its account's id when logged in
+        (read on arrival, :func:`services.arrive_from`)."""
+        return self.session_key, self.user_id
 
     def beat(self) -> None:
         """Keep this connection's row alive, acting for its seat, in this process's heartbeat
@@ -400,18 +403,36 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     # -- from the client ----------------------------------------------------
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Read one message, run its command, and answer any refusal to the sender only."""
-        request_id: protocol.RequestId = None
+    async def arrived(self, frame: dict[str, Any]) -> dict[str, Any] | None:
+        """Read a frame as it arrives: the message to queue for its handler, or ``None``
+        when it is refused, and answered at once, to this socket alone.
+
+        The rate limit counts a frame when it arrives, not when its turn comes: a flood
+        sent behind a slow command (one waiting for the database) is refused as it comes,
+        instead of queueing whole and being counted only once the command is done, when
+        the bucket has filled again meanwhile. So is a frame that is no message. The
+        messages admitted are handled in order; a refusal may overtake the answers to
+        messages still queued (each answer names its message's id when it can be read).
+        """
         try:
-            frame = text_data if text_data is not None else bytes_data
-            message = protocol.decode(frame, admit=self.rate_limit.allow)
-            request_id = message.id
+            message = protocol.decode(
+                frame.get("text", frame.get("bytes")), admit=self.rate_limit.allow
+            )
+        except protocol.ProtocolError as error:
+            try:
+                await self.send_error(error.code, str(error), error.id)
+            except Exception:  # Closing already: the socket must go on being read all the same.
+                logger.debug("a refusal could not be sent to %s", self.code, exc_info=True)
+            return None
+        return {"type": "websocket.command", "message": message}
+
+    async def websocket_command(self, event: dict[str, Any]) -> None:
+        """Run a client message read by :meth:`arrived`, and answer a refusal to the sender only."""
+        message: protocol.ClientMessage = event["message"]
+        try:
             await self.commands[type(message)](self, message)
-        except (protocol.ProtocolError, CommandError, rules.RuleError) as error:
-            if isinstance(error, protocol.ProtocolError):
-                request_id = error.id
-            await self.send_error(error.code, str(error), request_id)
+        except (CommandError, rules.RuleError) as error:
+            await self.send_error(error.code, str(error), message.id)
         except UNAVAILABLE as error:
             # Refused by the breaker, it was not even tried: the breaker logged the outage.
             away = isinstance(error, DatabaseAway)
@@ -425,7 +446,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 "unavailable",
                 "the game's database or messaging is away for a moment; nothing was done: "
                 "try again",
-                request_id,
+                message.id,
             )
 
     async def send_error(self, code: str, message: str, request_id: protocol.RequestId) -> None:

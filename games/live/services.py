@@ -14,7 +14,15 @@ Each lives in the module of its role; this one only names them:
 
 from __future__ import annotations
 
-from games.live.arrivals import arrive, claim_guest_seats, resume, seat_of
+from games.live.arrivals import (
+    Arrival,
+    arrive,
+    arrive_from,
+    claim_guest_seats,
+    resume,
+    seat_of,
+    session_key_of,
+)
 from games.live.commands import (
     add_bot,
     chat,
@@ -57,10 +65,12 @@ from games.live.watchers import WATCHER_CHAT, watcher_chat, watcher_name
 __all__ = [
     "RECENT_EVENTS",
     "WATCHER_CHAT",
+    "Arrival",
     "CommandError",
     "Table",
     "add_bot",
     "arrive",
+    "arrive_from",
     "chat",
     "chat_text",
     "check_seat",
@@ -91,6 +101,7 @@ __all__ = [
     "rules_state",
     "score",
     "seat_of",
+    "session_key_of",
     "set_bot_pace",
     "set_coach",
     "set_show_odds",

@@ -36,6 +36,8 @@ MOVES = ("rolled", "scored", "finished")
 #: Seconds between two tries of a command answered ``unavailable`` once the database is
 #: started again.
 RETRY_PAUSE = 0.1
+#: Seconds a frozen PostgreSQL is let go after, answered or not.
+HANG_CAP = 15.0
 #: Seconds between two moves of a game played to its end: under the socket's limit of
 #: 10 messages a second (docs/protocol.md, "Limits").
 PACE = 0.125
@@ -108,7 +110,7 @@ class Outage:
     #: once the database was back: equal when nothing was applied meanwhile.
     versions_before: list[int] = field(default_factory=list)
     versions_after: list[int] = field(default_factory=list)
-    #: Seconds from PostgreSQL's return (its ``pg_ctl start`` done) to each room's first
+    #: Seconds from PostgreSQL's return (its ``pg_ctl start`` done, or SIGCONT) to each room's first
     #: accepted command.
     resumed: list[float] = field(default_factory=list)
     #: Problems found in the logs once the games were over (empty when sound).
@@ -165,10 +167,13 @@ async def table_snapshot(table: Table) -> Message:
 
 
 async def through_an_outage(
-    site: Stack, rooms: int, commands: int, away_after: float = 0.0
+    site: Stack, rooms: int, commands: int, away_after: float = 0.0, hang: bool = False
 ) -> Outage:
     """``rooms`` solo games, ``commands`` rolls from each while PostgreSQL is away; the
-    database stays away ``away_after`` seconds more once they are answered."""
+    database stays away ``away_after`` seconds more once they are answered. ``hang``:
+    PostgreSQL is frozen (SIGSTOP) rather than stopped, as a hung host or a network
+    that drops packets; it is let go after :data:`HANG_CAP` seconds even if the
+    commands are not answered by then (they were not, before the checks had a bound)."""
     tables = [await open_table(site.url, n) for n in range(rooms)]
     outage = Outage()
     try:
@@ -177,7 +182,11 @@ async def through_an_outage(
                 await table.move()
         outage.versions_before = [table.version for table in tables]
 
-        await asyncio.to_thread(site.postgres.stop, "immediate")
+        if hang:
+            site.postgres.freeze()
+            thawed = asyncio.get_running_loop().call_later(HANG_CAP, site.postgres.thaw)
+        else:
+            await asyncio.to_thread(site.postgres.stop, "immediate")
         for _ in range(commands):
             answers = await asyncio.gather(
                 *(table.ask(type="roll", version=table.version) for table in tables)
@@ -185,7 +194,11 @@ async def through_an_outage(
             outage.answers_away += [seconds for _, seconds in answers]
             outage.codes_away += [answer.get("code", answer["type"]) for answer, _ in answers]
         await asyncio.sleep(away_after)
-        await asyncio.to_thread(site.postgres.start)
+        if hang:
+            thawed.cancel()
+            site.postgres.thaw()
+        else:
+            await asyncio.to_thread(site.postgres.start)
         back_at = time.monotonic()
 
         async def resume(table: Table) -> tuple[float, int]:

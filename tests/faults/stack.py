@@ -115,6 +115,30 @@ class PrivatePostgres:
     def stop(self, mode: str = "fast") -> None:
         self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
 
+    def start_if_stopped(self) -> None:
+        if not (self.data / "postmaster.pid").exists():
+            self.start()
+
+    def freeze(self) -> None:
+        """Stop every process of the cluster with SIGSTOP: a server that hangs (a frozen
+        host, a network that drops packets), where a crash refuses connections at once.
+        Connections are accepted by the kernel and never answered."""
+        for pid in self._processes():
+            os.kill(pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        """Let a frozen cluster run again (nothing, if it is not frozen)."""
+        if (self.data / "postmaster.pid").exists():
+            for pid in self._processes():
+                os.kill(pid, signal.SIGCONT)
+
+    def _processes(self) -> list[int]:
+        postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        children = subprocess.run(
+            ["pgrep", "-P", str(postmaster)], capture_output=True, text=True, check=False
+        ).stdout.split()
+        return [postmaster, *map(int, children)]
+
     def query(self, sql: str) -> str:
         """``sql``'s result through psql, unaligned, without headers."""
         result = subprocess.run(

@@ -552,3 +552,25 @@ def test_it_reads_the_profile_in_a_flat_number_of_queries(
     # The user; the stats (3); the page: its count, its games, their seats and boxes (4).
     with django_assert_max_num_queries(8):
         client.get(reverse("profile", args=["alice"]))
+
+
+def test_a_socket_finds_its_account_from_the_session_as_a_request_does() -> None:
+    # The socket reads the account on arrival (services.arrive_from), not in a middleware
+    # before its handshake; the same rule as a page: the session's copy of the password's
+    # hash must still match, so a password changed elsewhere logs the socket out too.
+    ana = get_user_model().objects.create_user("ana", password="a long pass phrase")
+    browser = Client()
+    browser.force_login(ana)
+    session_key = browser.session.session_key
+    assert session_key
+    assert services.session_key_of({"sessionid": session_key}) == session_key
+    code = services.create_game(seats=2)[0].code
+    arrival = services.arrive_from(code, session_key)
+    assert arrival.user_id == ana.pk
+    assert arrival.player_id is None  # A watcher here.
+    assert services.arrive_from(code, "").user_id is None  # A guest,
+    assert services.arrive_from(code, "no-such-session-key").user_id is None  # a stale cookie,
+    assert services.session_key_of({"sessionid": "short"}) == ""  # one that is no key;
+    ana.set_password("another long pass phrase")
+    ana.save()
+    assert services.arrive_from(code, session_key).user_id is None  # and a changed password.

@@ -619,6 +619,42 @@ async def test_a_flood_of_messages_is_rate_limited(monkeypatch) -> None:  # type
     await watcher.close()
 
 
+async def test_a_flood_behind_a_slow_command_is_counted_as_it_arrives(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # A command that waits (for the database, say) and sixty messages sent behind it. They
+    # are counted as they arrive, not when their turn comes: the burst the bucket holds is
+    # queued, the rest refused at once, each by its id, while the command still waits. Had
+    # they been counted when handled, the bucket would have filled again meanwhile.
+    code = await new_game()
+    watcher = await Client(code).connect()
+    now = frozen_rate_clock(monkeypatch)
+    slow, released = asyncio.Event(), asyncio.Event()
+
+    async def slow_ping(consumer: consumers.GameConsumer, message: Any) -> None:
+        if message.id == "slow":
+            slow.set()
+            await released.wait()
+        await consumers.GameConsumer.do_ping(consumer, message)
+
+    commands = {**consumers.GameConsumer.commands, consumers.protocol.Ping: slow_ping}
+    monkeypatch.setattr(consumers.GameConsumer, "commands", commands)
+    await watcher.send(type="ping", id="slow")
+    await slow.wait()  # The command is being handled, and waits.
+    for n in range(60):
+        await watcher.send(type="ping", id=n)
+    refused = await replies_to(watcher, 31)  # Answered while the command still waits:
+    assert not released.is_set()
+    assert [(r["code"], r["id"]) for r in refused] == [("rate_limited", n) for n in range(29, 60)]
+    assert all(r["message"] for r in refused)  # each with words for people.
+    now[0] += 10  # The command took ten seconds: the bucket is full again,
+    released.set()
+    answered = await replies_to(watcher, 30)  # but the flood was counted already.
+    assert [(r["type"], r["id"]) for r in answered] == [("pong", "slow")] + [
+        ("pong", n) for n in range(29)
+    ]
+    assert await watcher.until_pong() == []  # And nothing else came.
+    await watcher.close()
+
+
 async def test_the_pages_own_questions_do_not_spend_the_players_rate_limit(  # type: ignore[no-untyped-def]
     fixed_dice, monkeypatch
 ) -> None:
@@ -633,9 +669,11 @@ async def test_the_pages_own_questions_do_not_spend_the_players_rate_limit(  # t
     fixed_dice.load(2, 3, 3, 5, 6)
     await alice.send(type="roll", id="roll-1", version=await stored_version(code))
     replies = await replies_to(alice, 41)
-    assert replies[-1]["kind"] == "rolled"
-    assert [r["type"] for r in replies[:30]] == ["snapshot", "pong"] * 15  # The questions' burst,
-    refused = [(r["code"], r["id"]) for r in replies[30:40]]  # then each refused, by its id:
+    answered = [r for r in replies if r["type"] != "error"]
+    assert answered[-1]["kind"] == "rolled"
+    assert [r["type"] for r in answered[:30]] == ["snapshot", "pong"] * 15  # The questions' burst,
+    # the others each refused, by its id (at once, as they arrived: before the burst's answers):
+    refused = [(r["code"], r["id"]) for r in replies if r["type"] == "error"]
     asked = [f"{kind}-{n}" for n in range(15, 20) for kind in ("snapshot", "ping")]
     assert refused == [("rate_limited", request_id) for request_id in asked]
     await alice.send(type="score", id="score-1", category="chance", version=alice.version)
@@ -840,7 +878,7 @@ async def test_a_socket_that_cannot_be_served_now_is_told_to_try_again_with_1013
     def database_away(*args: object, **kwargs: object) -> None:
         raise away
 
-    monkeypatch.setattr(services, "arrive", database_away)
+    monkeypatch.setattr(services, "arrive_from", database_away)
     communicator = WebsocketCommunicator(application, f"/ws/games/{code}/", headers=[ORIGIN, HOST])
     connected, _ = await communicator.connect(timeout=TIMEOUT)
     assert connected

@@ -141,7 +141,7 @@ async def test_a_consumer_stopped_while_its_row_is_written_leaves_no_presence(  
     await watcher.close()
     await told_nobody_watches(ana)
     writing, go_on, written = threading.Event(), threading.Event(), threading.Event()
-    arrive = services.arrive
+    arrive = services.arrive_from
 
     def slow_arrive(*args: Any, **kwargs: Any) -> Any:
         writing.set()
@@ -151,7 +151,7 @@ async def test_a_consumer_stopped_while_its_row_is_written_leaves_no_presence(  
         finally:
             written.set()
 
-    monkeypatch.setattr(services, "arrive", slow_arrive)
+    monkeypatch.setattr(services, "arrive_from", slow_arrive)
     late = Client(code)
     connected, _ = await late.communicator.connect(timeout=10)
     assert connected
