@@ -179,6 +179,8 @@ def nowhere() -> Iterator[int]:
 def fresh_breaker(monkeypatch: pytest.MonkeyPatch, clock: Clock) -> Breaker:
     fresh = Breaker(clock=clock)
     monkeypatch.setattr(base, "BREAKER", fresh)
+    # Each connection asks its class's circuit (the process's breaker unless a test swaps it).
+    monkeypatch.setattr(base.DatabaseWrapper, "circuit", fresh)
     return fresh
 
 
@@ -217,6 +219,14 @@ def test_the_backend_tries_once_then_refuses_without_trying(
         return connect(*args, **kwargs)
 
     monkeypatch.setattr(wrapper.Database, "connect", counted)
+    # A probe reaches PostgreSQL directly, within its own time (base._connect_within).
+    reach = base._connect_within
+
+    def reached(*args: Any, **kwargs: Any) -> None:
+        tried.append(1)
+        reach(*args, **kwargs)
+
+    monkeypatch.setattr(base, "_connect_within", reached)
 
     with pytest.raises(OperationalError) as first:
         wrapper.ensure_connection()
