@@ -5,7 +5,7 @@
 // Dice are numbered 1 to 5 from the left, as on the keyboard shortcuts; seats 1
 // up, as in the lobby's list.
 
-import { gettext, interpolate, lang, ngettext, pgettext } from "./i18n.js";
+import { gettext, interpolate, listed, ngettext, pgettext } from "./i18n.js";
 
 // The commands are English words in every language (the help says so in each); the boxes
 // go by their names on this room's card, in the reader's language (or by their ids).
@@ -61,9 +61,8 @@ const ALIASES = {
 // punctuation ("Große Straße" and "grosse-strasse" differ, "Kåk" and "kak" do not).
 const squash = (text) => text.normalize("NFD").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
 
-// "A or B or C" and "A, B and C" in the reader's language.
-const either = (names) => new Intl.ListFormat(lang, { type: "disjunction" }).format(names);
-const all = (names) => new Intl.ListFormat(lang, { type: "conjunction" }).format(names);
+// "A, B or C" in the reader's language.
+const either = (names) => listed(names, "disjunction");
 
 // The names a box goes by on the card: its label, and its short form on a phone.
 const names = (c) => [c.label, c.short].filter(Boolean).map(squash);

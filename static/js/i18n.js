@@ -87,3 +87,9 @@ export function readCatalog(doc = globalThis.document) {
 const page = translator(readCatalog());
 export const { gettext, ngettext, pgettext, npgettext } = page;
 export const lang = page.lang;
+
+// A list in the reader's language: "Ana, Bo and Cy", "Ana, Bo und Cy"; with "disjunction",
+// "Ana, Bo or Cy".
+export function listed(items, type = "conjunction") {
+  return new Intl.ListFormat(lang, { type }).format(items);
+}

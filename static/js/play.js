@@ -4,7 +4,7 @@
 
 import { cautionWords, scoreCaution } from "./caution.js";
 import { CONFIRM_MS } from "./commands.js";
-import { gettext, interpolate, lang } from "./i18n.js";
+import { gettext, interpolate, listed } from "./i18n.js";
 import { isAway, isHanded, isMyTurn, position, seatName } from "./state.js";
 
 export class Play {
@@ -89,7 +89,7 @@ export class Play {
       return say(interpolate(gettext("Your %(box)s box is already filled."), { box: labels[category] }, true), "error");
     }
     if (!(category in state.turn.options)) {
-      const allowed = new Intl.ListFormat(lang, { type: "disjunction" }).format(Object.keys(state.turn.options).map((c) => labels[c]));
+      const allowed = listed(Object.keys(state.turn.options).map((c) => labels[c]), "disjunction");
       return say(interpolate(gettext("The forced Joker rule sends this Yahtzee to %(boxes)s."), { boxes: allowed }, true), "error");
     }
     const caution = sure ? null : scoreCaution(category, state.turn.options);

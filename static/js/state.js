@@ -2,7 +2,7 @@
 // its events. Nothing here decides a rule; the server sends what a roll may
 // score (`options`) and each card after a score.
 
-import { gettext, interpolate, lang, ngettext } from "./i18n.js";
+import { gettext, interpolate, listed, ngettext } from "./i18n.js";
 
 const RECENT_KEPT = 50;
 
@@ -199,11 +199,6 @@ export function applyPresence(state, message) {
 // orders the words their language needs); box names are the card's own `labels` (the
 // server's, in the reader's language and the room's game: Kniffel's, Yatzy's).
 
-// The list of names in the reader's language: "Ana and Bo", "Ana und Bo", "Ana och Bo".
-export function nameList(names) {
-  return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(names);
-}
-
 // A seat the page has no player for: "Seat 3".
 const seatNumbered = (seat) => interpolate(gettext("Seat %(number)s"), { number: seat + 1 }, true);
 
@@ -316,7 +311,7 @@ export function describe(message, players, labels, { daily = false } = {}) {
       const points = data.totals[data.winners[0]];
       // A solo game has a score, not a winner; a daily one is on the dice everyone plays today.
       const words = finishedWords(winners.length, points, { solo: players.length === 1, daily });
-      return say(words, { name: winners[0], names: nameList(winners), points });
+      return say(words, { name: winners[0], names: listed(winners), points });
     }
     case "rematch":
       return say(gettext("%(name)s started a rematch."), data);

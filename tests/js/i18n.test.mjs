@@ -3,7 +3,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 
-import { CATALOG_ID, gettext, interpolate, readCatalog, translator } from "../../static/js/i18n.js";
+import { CATALOG_ID, gettext, interpolate, listed, readCatalog, translator } from "../../static/js/i18n.js";
 import { CATALOG_ID as TESTS_CATALOG_ID } from "./catalog.mjs";
 
 const GERMAN = {
@@ -118,4 +118,10 @@ describe("readCatalog", () => {
 
 test("the tests' catalog helper puts the catalog where the page has it", () => {
   assert.equal(TESTS_CATALOG_ID, CATALOG_ID);
+});
+
+test("a list is joined as the page's language joins it", () => {
+  // A page without a catalog reads English; feed-de.test.mjs reads German's "Ana und Bo".
+  assert.equal(listed(["Ana", "Bo", "Cy"]), "Ana, Bo, and Cy");
+  assert.equal(listed(["Ana", "Bo"], "disjunction"), "Ana or Bo");
 });

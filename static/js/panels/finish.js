@@ -3,8 +3,8 @@
 // confetti for everyone who has not asked their system for less motion. A rematch takes
 // everyone in the room, watchers too, to its new room.
 
-import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
-import { nameList, seatName } from "../state.js";
+import { gettext, interpolate, listed, ngettext, pgettext } from "../i18n.js";
+import { seatName } from "../state.js";
 import { maker, setDisabled, setHidden, setText } from "./dom.js";
 
 const CELEBRATION_MS = 2600;
@@ -83,7 +83,7 @@ export class FinishPanel {
         ? ngettext("You win with %(points)s point!", "You win with %(points)s points!", best)
         : ngettext("%(name)s wins with %(points)s point!", "%(name)s wins with %(points)s points!", best);
     } else headline = ngettext("%(names)s share the win with %(points)s point.", "%(names)s share the win with %(points)s points.", best);
-    setText(this.headline, interpolate(headline, { name: names[0], names: nameList(names), points: best }, true));
+    setText(this.headline, interpolate(headline, { name: names[0], names: listed(names), points: best }, true));
     this.drawRanking(winners);
   }
 
