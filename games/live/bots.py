@@ -36,6 +36,7 @@ from django.db import transaction
 
 from games.engine import events, rules
 from games.live import clock, outbox, services
+from games.live.loops import runs_here
 from games.models import Game, Player
 from games.strategy import odds
 from games.strategy.policies import Move, choose, others_of
@@ -267,16 +268,14 @@ async def drive(code: str) -> None:
 def kick(code: str) -> None:
     """Start a driver for ``code`` in this process unless one runs (call from the event loop).
 
-    Only a driver of the running event loop counts. A server has one loop; the tests have
-    one per test, and a driver started while a test's loop was cancelling its tasks (a
-    command answered during the test's teardown) is left pending when that loop closes,
-    never done: it must not keep a later loop's bot from playing.
+    Only a driver of the running event loop counts (:mod:`games.live.loops`): one started
+    while a test's loop was cancelling its tasks (a command answered during the test's
+    teardown) is left pending when that loop closes, and must not keep a later loop's bot
+    from playing.
     """
-    loop = asyncio.get_running_loop()
-    task = _driving.get(code)
-    if task is not None and not task.done() and task.get_loop() is loop:
+    if runs_here(_driving.get(code)):
         return
-    _driving[code] = loop.create_task(_run(code))
+    _driving[code] = asyncio.get_running_loop().create_task(_run(code))
 
 
 #: How long a driver waits out an outage of the database or Redis, in seconds, before it
@@ -313,9 +312,7 @@ async def _run(code: str) -> None:
 async def settle() -> None:
     """Wait until no driver of the running event loop runs (for tests and shutdown).
 
-    A driver left on an earlier, closed loop (see :func:`kick`) never ends, and awaiting it
-    from this loop raises: it is not waited for.
+    A driver left on an earlier, closed loop (see :func:`kick`) is not waited for.
     """
-    loop = asyncio.get_running_loop()
-    while running := [t for t in _driving.values() if t.get_loop() is loop and not t.done()]:
+    while running := [t for t in _driving.values() if runs_here(t)]:
         await asyncio.gather(*running, return_exceptions=True)

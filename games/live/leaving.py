@@ -39,6 +39,7 @@ import asyncio
 import logging
 
 from games.live import heartbeat, outbox, services
+from games.live.loops import runs_here
 
 logger = logging.getLogger(__name__)
 
@@ -57,9 +58,8 @@ def release(connection_id: int, code: str) -> None:
     global _releasing
     heartbeat.sockets.pop(connection_id, None)
     _ended[connection_id] = code
-    loop = asyncio.get_running_loop()
-    if _releasing is None or _releasing.done() or _releasing.get_loop() is not loop:
-        _releasing = loop.create_task(_release_ended())
+    if not runs_here(_releasing):  # One of an earlier, closed loop counts as gone.
+        _releasing = asyncio.get_running_loop().create_task(_release_ended())
         # A server's event loop lives as long as its process (and SIGTERM waits for the
         # releases); only a test's loop closes with a release still running, whose rows then
         # expire. asyncio would log that task as an error when it is collected, in whatever
@@ -71,12 +71,10 @@ async def settled() -> None:
     """Return once every socket released so far has its row deleted and its room told (or
     the attempt failed, and the rows are left to expire).
 
-    Only a release of this event loop is waited for. A server has one loop; the tests have
-    one per test, and a release left running when an earlier test's loop closed never ends
-    (awaiting it from another loop raises): its rows are taken by this loop's next release.
+    Only a release of this event loop is waited for (:mod:`games.live.loops`): one left on an
+    earlier test's closed loop never ends, and its rows are taken by this loop's next release.
     """
-    loop = asyncio.get_running_loop()
-    while _releasing is not None and _releasing.get_loop() is loop and not _releasing.done():
+    while runs_here(_releasing):
         await asyncio.shield(_releasing)
 
 

@@ -28,6 +28,7 @@ from django.conf import settings
 
 from games.engine import rules
 from games.live import clock, heartbeat, outbox, services, shutdown
+from games.live.loops import runs_here
 from games.models import Game
 from games.strategy.engine import load
 
@@ -141,9 +142,8 @@ def ensure_watching() -> None:
     Off when ``settings.YAHTZEE_CLOCK_WATCH`` is false (the test suite's own event
     loops; tests wake games themselves).
 
-    Only tasks of the running event loop count. A server has one loop; a process that runs
-    one loop after another (a test's, ``asyncio.run``) leaves the tasks of a closed one
-    pending, never done, and never to watch again: they are dropped, and this loop watches.
+    Only tasks of the running event loop count (:mod:`games.live.loops`): those of a closed
+    one are dropped, and this loop watches.
     """
     global _pid
     if not settings.YAHTZEE_CLOCK_WATCH:
@@ -152,7 +152,7 @@ def ensure_watching() -> None:
         _tasks.clear()
         _pid = os.getpid()
     loop = asyncio.get_running_loop()
-    if _tasks and all(task.get_loop() is loop and not task.done() for task in _tasks):
+    if _tasks and all(runs_here(task) for task in _tasks):
         return
     for task in _tasks:
         if task.get_loop() is loop:  # Another loop's task cannot be cancelled from here.
