@@ -123,14 +123,20 @@ class PrivatePostgres:
         """Stop every process of the cluster with SIGSTOP: a server that hangs (a frozen
         host, a network that drops packets), where a crash refuses connections at once.
         Connections are accepted by the kernel and never answered."""
-        for pid in self._processes():
-            os.kill(pid, signal.SIGSTOP)
+        self._signal(signal.SIGSTOP)
 
     def thaw(self) -> None:
         """Let a frozen cluster run again (nothing, if it is not frozen)."""
         if (self.data / "postmaster.pid").exists():
-            for pid in self._processes():
-                os.kill(pid, signal.SIGCONT)
+            self._signal(signal.SIGCONT)
+
+    def _signal(self, number: signal.Signals) -> None:
+        """Send ``number`` to every process of the cluster. A backend may exit between
+        ``pgrep`` listing it and the signal (its client closed, as a pool's cleanup does):
+        it needs no signal then."""
+        for pid in self._processes():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, number)
 
     def _processes(self) -> list[int]:
         postmaster = int((self.data / "postmaster.pid").read_text().split()[0])

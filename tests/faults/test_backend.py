@@ -10,6 +10,7 @@ by what it raised, not by how long it took; the times are printed.
 from __future__ import annotations
 
 import contextlib
+import subprocess
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -149,3 +150,20 @@ def test_a_busy_pool_is_waited_for_and_does_not_open_the_breaker(
     for connection in taken:
         database.pool.putconn(connection)  # type: ignore[attr-defined]
     assert timed(lambda: command(database))[0] is None
+
+
+def test_freezing_and_thawing_spare_a_backend_that_has_just_exited(
+    postgres: stack.PrivatePostgres, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A backend may exit between being listed and being signalled (the pool closing its
+    connections, as each test's cleanup does right before it thaws the server): that is
+    no error, and the rest of the cluster is still frozen and thawed."""
+    exited = subprocess.Popen(["true"])
+    exited.wait()
+    listed = postgres._processes
+    monkeypatch.setattr(postgres, "_processes", lambda: [*listed(), exited.pid])
+
+    postgres.freeze()
+    postgres.thaw()
+
+    assert postgres.query("SELECT 1") == "1"
