@@ -43,7 +43,7 @@ from websockets.typing import Origin
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import quick
-from benchmarks.soak import cpu_seconds
+from benchmarks.cpu import cpu_seconds
 from benchmarks.ws_load import Server, post_json
 
 

@@ -39,7 +39,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import quick
-from benchmarks.soak import cpu_by_process, cpu_since
+from benchmarks.cpu import cpu_by_process, cpu_since
 from tests.faults import play, stack
 
 #: The fault comes once every game has reached this version (about round 2).

@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import quick
-from benchmarks.soak import cpu_seconds
+from benchmarks.cpu import cpu_seconds
 from tests.faults import outage, stack
 
 

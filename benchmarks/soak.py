@@ -2,21 +2,34 @@
 
 It brings up the fault tests' stack (``tests/faults/stack.py``: nginx, two Daphne
 processes run by ``deploy/run.sh``, a private PostgreSQL and Redis on ports of
-their own) and keeps ``--games`` games going at once, each a person's seat
-against an Optimal bot with a watcher (``tests/faults/play.py``), opening a new
+their own) and keeps ``--games`` games going at once through nginx, each a person's
+seat against an Optimal bot with a watcher (``tests/faults/play.py``), opening a new
 one whenever one ends. Every ``--fault-every`` seconds it breaks something, in
-turn: kill -9 a Daphne, restart Redis, restart PostgreSQL. After ``--minutes`` it
-opens no more games, lets the last ones finish, and prints:
+turn: kill -9 a Daphne, SIGTERM a Daphne, restart Redis, restart PostgreSQL (the
+n-th fault stops Daphne n % 2). After ``--minutes`` it opens no more games, lets the
+last ones finish, and prints:
 
 - games finished, and games whose log does not replay to their tables
   (``manage.py audit_games``: a move lost or applied twice shows there);
 - events a browser was sent that the log does not hold as sent;
 - reconnections: how many, and the time from a lost socket to a snapshot on
-  the next one (p50, p99, max); refusals and errors met on the way;
+  the next one (p50, p99, max); refusals and errors met on the way (a handshake
+  dropped shows as ``InvalidMessage`` or ``TimeoutError``);
 - rooms whose presence was still wrong 30 s after everything settled (each game's
   person and watcher close their sockets when it ends, so every room must come to
   show the bot alone, with no ghost of a socket a fault cut);
+- presence as it went: every second, each room's presence rows against the sockets
+  its clients hold (:class:`PresenceWatch`), and how often and how long a room was
+  wrong, naming every time it was wrong for longer than 10 s;
+- the HTTP 5xx answers in nginx's access log, other than ``/health/``'s 503;
 - CPU time of this client and of the server's processes, and the load average.
+
+With ``--burst N``, every ``--burst-every`` seconds (the first at ``--burst-at``) N
+sockets open within two seconds into ``--burst-rooms`` new rooms, as a crowd does
+when every browser reconnects at once, hold their snapshot a few seconds and close
+all at once: printed for each, the sockets that got a snapshot, the handshakes
+dropped or refused, the time to a snapshot, and how long the rooms took to show
+nobody.
 
 With ``--churn R``, watchers also come into the rooms in play, R a second on average,
 and leave after about ``--stay`` seconds. Every ``--sample-every`` seconds it prints
@@ -30,61 +43,32 @@ It asserts nothing. Run it as root (the private PostgreSQL runs as ``postgres``)
 
     .venv/bin/python benchmarks/soak.py --minutes 10 --fault-every 120
     .venv/bin/python benchmarks/soak.py --minutes 30 --faults --churn 1 --games 10
+    .venv/bin/python benchmarks/soak.py --minutes 30 --fault-every 360 --burst 1000 \
+        --churn 1
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
+import re
 import resource
+import subprocess
 import sys
 import time
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import quick
+from benchmarks import burst, quick
+from benchmarks.cpu import cpu_seconds
 from tests.faults import play, stack
-
-
-def cpu_seconds(roots: list[int]) -> float:
-    """CPU seconds used so far by the live processes ``roots`` and their descendants."""
-    return sum(cpu_by_process(roots).values())
-
-
-def cpu_since(before: dict[int, float], roots: list[int]) -> float:
-    """CPU seconds the live processes under ``roots`` used since ``before``
-    (:func:`cpu_by_process` then): a process that ended meanwhile is not counted, one
-    started meanwhile is counted whole."""
-    return sum(now - before.get(pid, 0.0) for pid, now in cpu_by_process(roots).items())
-
-
-def cpu_by_process(roots: list[int]) -> dict[int, float]:
-    """CPU seconds used so far by each live process among ``roots`` and their descendants."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    parent: dict[int, int] = {}
-    used: dict[int, float] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # It ended meanwhile.
-        pid = int(entry.name)
-        parent[pid] = int(fields[1])
-        used[pid] = (int(fields[11]) + int(fields[12])) / ticks
-    mine = {}
-    for pid, seconds in used.items():
-        ancestor = pid
-        while ancestor not in roots and ancestor > 1:
-            ancestor = parent.get(ancestor, 0)
-        if ancestor in roots:
-            mine[pid] = seconds
-    return mine
 
 
 def stack_processes(site: stack.Stack) -> list[int]:
@@ -96,10 +80,12 @@ def stack_processes(site: stack.Stack) -> list[int]:
 
 
 async def soak(site: stack.Stack, args: argparse.Namespace) -> None:
-    every = {
-        "kill": site.kill_daphne,
-        "redis": site.restart_redis,
-        "postgres": site.restart_postgres,
+    every: dict[str, Callable[[int], None]] = {
+        # The n-th fault of the run stops Daphne n % 2: both processes get their turn.
+        "kill": lambda n: site.kill_daphne(n % site.daphnes),
+        "term": lambda n: site.terminate_daphne(n % site.daphnes),
+        "redis": lambda n: site.restart_redis(),
+        "postgres": lambda n: site.restart_postgres(),
     }
     faults = [every[name] for name in args.faults]
     started = time.monotonic()
@@ -108,6 +94,12 @@ async def soak(site: stack.Stack, args: argparse.Namespace) -> None:
     playing: set[play.Game] = set()
     failed: list[str] = []
     opened = 0
+    #: Every room this soak opened a game in, and the clients that have gone into it.
+    rooms: dict[str, list[play.Client]] = {}
+    bursts_seen: list[BurstFigures] = []
+    bursting = BurstSockets()
+    watch = PresenceWatch()
+    finished = asyncio.Event()
 
     async def one_game() -> None:
         nonlocal opened
@@ -117,6 +109,7 @@ async def soak(site: stack.Stack, args: argparse.Namespace) -> None:
         except Exception as error:  # Counted and shown: a room nobody could open.
             failed.append(f"opening room {opened}: {error!r}")
             return
+        rooms[game.code] = [game.seat, game.watcher]
         playing.add(game)
         await game.seat.finished.wait()
         await asyncio.gather(*(c.connected.wait() for c in (game.seat, game.watcher)))
@@ -144,7 +137,8 @@ async def soak(site: stack.Stack, args: argparse.Namespace) -> None:
         while time.monotonic() < stop_at:
             await asyncio.sleep(random.expovariate(args.churn))
             if playing:
-                churned.visit(random.choice(list(playing)), args.stay)
+                game = random.choice(list(playing))
+                rooms[game.code].append(churned.visit(game, args.stay))
         await churned.all_gone()
 
     samples: list[Sample] = []
@@ -155,7 +149,7 @@ async def soak(site: stack.Stack, args: argparse.Namespace) -> None:
         while True:
             clients = [c for g in playing for c in (g.seat, g.watcher)] + churned.here()
             rows = int(await asyncio.to_thread(site.postgres.query, PRESENCE_ROWS))
-            open_now = sum(c.connected.is_set() for c in clients)
+            open_now = sum(c.connected.is_set() for c in clients) + bursting.open
             samples.append(Sample(time.monotonic() - started, site.daphne_rss(), rows, open_now))
             print(f"{samples[-1]}; load {os.getloadavg()[0]:.1f}", flush=True)
             if time.monotonic() >= stop_at:
@@ -172,15 +166,54 @@ async def soak(site: stack.Stack, args: argparse.Namespace) -> None:
                 return
             await asyncio.sleep(next_fault - time.monotonic())
             fault = faults[n % len(faults)]
-            await asyncio.to_thread(fault)
+            await asyncio.to_thread(fault, n)
             name, began, ended = site.faults[-1]
             print(f"{began - started:6.1f} s: {name} ({ended - began:.1f} s)", flush=True)
             n += 1
 
+    async def crowds() -> None:
+        """A burst of ``--burst`` sockets every ``--burst-every`` seconds, the first at
+        ``--burst-at``."""
+        if args.burst <= 0:
+            return
+        n = 0
+        while True:
+            at = started + args.burst_at + n * args.burst_every
+            if at >= stop_at:
+                return
+            await asyncio.sleep(at - time.monotonic())
+            figures = await one_burst(
+                site,
+                bursting,
+                at - started,
+                sockets=args.burst,
+                rooms=args.burst_rooms,
+                within=args.burst_within,
+                hold=args.burst_hold,
+            )
+            print(figures, flush=True)
+            bursts_seen.append(figures)
+            n += 1
+
+    async def watch_presence() -> None:
+        """Every second, each room's presence against the sockets its clients hold, until
+        every socket has closed and settled."""
+        while not finished.is_set():
+            looked = time.monotonic()
+            rows = await rows_by_room(site)
+            if rows is not None:
+                watch.look(rows, held_by_room(rooms), time.monotonic())
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(finished.wait(), max(0.0, 1.0 - (time.monotonic() - looked)))
+        watch.end(time.monotonic())
+
+    watching = asyncio.create_task(watch_presence())
     try:
-        await asyncio.gather(keep_playing(), break_things(), churn(), sample())
+        await asyncio.gather(keep_playing(), break_things(), churn(), sample(), crowds())
         print(f"{time.monotonic() - started:6.1f} s: the last game finished", flush=True)
         findings = await play.settle_and_check(site, done, within=30, open_=False)
+        finished.set()
+        await watching
         rows_left = int(await asyncio.to_thread(site.postgres.query, PRESENCE_ROWS))
         report = play.Report(done)
         print()
@@ -204,10 +237,228 @@ async def soak(site: stack.Stack, args: argparse.Namespace) -> None:
             f"watchers who came and went: {churned.joined} ({churned.refused} could not open "
             f"a socket); presence rows left once every socket closed: {rows_left}"
         )
+        print(watch.summary(started, site.faults))
         print(memory_and_presence(samples))
+        if bursts_seen:
+            print(bursts_summary(bursts_seen))
+        errors = server_errors(site)
+        print(
+            f"HTTP 5xx from nginx, other than /health/'s 503: {sum(errors.values())}"
+            + "".join(f"\n  {line}: {count}" for line, count in errors.most_common())
+        )
     finally:
+        finished.set()
+        watching.cancel()
+        await asyncio.gather(watching, return_exceptions=True)
         await asyncio.gather(*(play.close_game(game) for game in playing))
         await churned.all_gone()
+
+
+#: Each room's presence rows (one per open socket, games/live/leaving.py), by invite code.
+ROWS_BY_ROOM = (
+    "SELECT g.code, count(*) FROM games_connection c JOIN games_game g ON g.id = c.game_id "
+    "GROUP BY g.code"
+)
+
+
+async def rows_by_room(site: stack.Stack) -> dict[str, int] | None:
+    """The presence rows of every room that has any, or ``None`` while PostgreSQL is away."""
+    try:
+        text = await asyncio.to_thread(site.postgres.query, ROWS_BY_ROOM)
+    except subprocess.CalledProcessError:
+        return None
+    rows = {}
+    for line in text.splitlines():
+        code, count = line.split("|")
+        rows[code] = int(count)
+    return rows
+
+
+class PresenceWatch:
+    """Every second, each room's presence rows against the sockets this client holds there.
+
+    A room is right while its rows lie between the sockets that have their snapshot
+    (their arrival is written) and the sockets open at all (one that is arriving may
+    be written or not yet; one that just closed, gone or not yet). A room is wrong from
+    the first look that finds it outside those bounds to the first that finds it back
+    inside: that time, within a second either way, is how long presence was wrong.
+    Looks while PostgreSQL is away are skipped (nothing can be read)."""
+
+    def __init__(self) -> None:
+        self.wrong_since: dict[str, float] = {}
+        #: Each time a room was wrong: (its code, when it began, how long it lasted).
+        self.episodes: list[tuple[str, float, float]] = []
+        self.looks = 0
+
+    def look(self, rows: dict[str, int], held: dict[str, tuple[int, int]], now: float) -> None:
+        """Compare the rooms of ``held`` (the soak's own; a burst's rooms are watched by
+        the burst, and a room being opened is not yet anyone's) with their rows."""
+        self.looks += 1
+        for code, (least, most) in held.items():
+            if least <= rows.get(code, 0) <= most:
+                began = self.wrong_since.pop(code, None)
+                if began is not None:
+                    self.episodes.append((code, began, now - began))
+            else:
+                self.wrong_since.setdefault(code, now)
+
+    def end(self, now: float) -> None:
+        for code, began in self.wrong_since.items():
+            self.episodes.append((code, began, now - began))
+        self.wrong_since.clear()
+
+    def summary(self, started: float, faults: list[tuple[str, float, float]]) -> str:
+        longest = max((length for _, _, length in self.episodes), default=0.0)
+        over = [episode for episode in self.episodes if episode[2] > PRESENCE_BOUND]
+        lines = [
+            f"presence watched every second ({self.looks} looks): {len(self.episodes)} times "
+            f"a room was wrong, the longest {longest:.1f} s; wrong for longer than "
+            f"{PRESENCE_BOUND:.0f} s: {len(over)}"
+        ]
+        for code, began, length in over[:10]:
+            before = [name for name, at, _ in faults if at <= began]
+            after = f", after {before[-1]}" if before else ""
+            lines.append(f"  {code} from {began - started:.0f} s for {length:.1f} s{after}")
+        return "\n".join(lines)
+
+
+#: How long a room's presence may be wrong (issue 28's bound).
+PRESENCE_BOUND = 10.0
+
+
+def held_by_room(rooms: dict[str, list[play.Client]]) -> dict[str, tuple[int, int]]:
+    """For each room, the sockets its clients hold there: (with their snapshot, open).
+    A room whose clients have all left holds (0, 0)."""
+    return {
+        code: (
+            sum(client.connected.is_set() for client in clients),
+            sum(client.ws is not None or client.connected.is_set() for client in clients),
+        )
+        for code, clients in rooms.items()
+    }
+
+
+@dataclass
+class BurstFigures:
+    """What came of one burst: each socket's outcome, the times to a snapshot, and how long
+    the rooms took to show nobody once every socket closed at once."""
+
+    at: float
+    outcomes: Counter[str]
+    waits: list[float]
+    cleared_after: float | None
+
+    def __str__(self) -> str:
+        got = self.outcomes["snapshot"]
+        others = ", ".join(f"{k}: {n}" for k, n in self.outcomes.items() if k != "snapshot")
+        cleared = (
+            f"{self.cleared_after:.2f} s"
+            if self.cleared_after is not None
+            else f"not within {BURST_CLEAR_CAP:.0f} s"
+        )
+        return (
+            f"{self.at:6.1f} s: a burst of {sum(self.outcomes.values())} sockets: {got} "
+            f"snapshots{f' ({others})' if others else ''}, time to snapshot "
+            f"{play.quantiles(self.waits)}; after all closed at once, every room empty in "
+            f"{cleared}"
+        )
+
+
+#: How long the rooms of a burst are watched for their presence to clear.
+BURST_CLEAR_CAP = 60.0
+
+
+class BurstSockets:
+    """The sockets of the burst under way that hold their snapshot, for the samples."""
+
+    open = 0
+
+
+async def one_burst(
+    site: stack.Stack,
+    bursting: BurstSockets,
+    at: float,
+    *,
+    sockets: int,
+    rooms: int,
+    within: float,
+    hold: float,
+) -> BurstFigures:
+    """``sockets`` websockets through nginx into ``rooms`` new rooms, all started within
+    ``within`` seconds, as every browser of a crowd reconnecting at once; each waits for
+    its snapshot (30 s at most). After ``hold`` seconds all close at once (a mass close);
+    the rooms are then read every half second until none shows a presence row."""
+    codes = [await asyncio.to_thread(burst.open_room, site.url) for _ in range(rooms)]
+    ws_base = "ws" + site.url.removeprefix("http")
+    results = await asyncio.gather(
+        *(
+            burst.one_socket(
+                f"{ws_base}/ws/games/{random.choice(codes)}/",
+                site.url,
+                random.uniform(0, within),
+                30.0,
+            )
+            for _ in range(sockets)
+        )
+    )
+    held = [ws for _, _, ws in results if ws is not None]
+    bursting.open = len(held)
+    await asyncio.sleep(hold)
+    await asyncio.gather(*(ws.close() for ws in held), return_exceptions=True)
+    bursting.open = 0
+    closed = time.monotonic()
+    cleared = None
+    while time.monotonic() - closed < BURST_CLEAR_CAP:
+        rows = await rows_by_room(site)
+        if rows is not None and not any(rows.get(code) for code in codes):
+            cleared = time.monotonic() - closed
+            break
+        await asyncio.sleep(0.5)
+    return BurstFigures(
+        at,
+        Counter(outcome for outcome, _, _ in results),
+        [wait for _, wait, _ in results if wait is not None],
+        cleared,
+    )
+
+
+def bursts_summary(bursts: list[BurstFigures]) -> str:
+    """The bursts added up: sockets, snapshots, handshakes dropped (no answer, or none in
+    time) and other refusals, the slowest time to a snapshot and to empty rooms."""
+    outcomes: Counter[str] = sum((b.outcomes for b in bursts), Counter())
+    dropped = sum(n for k, n in outcomes.items() if k.startswith("no "))
+    refused = sum(outcomes.values()) - outcomes["snapshot"] - dropped
+    cleared = [b.cleared_after for b in bursts]
+    slowest = "never" if None in cleared else f"{max(c for c in cleared if c is not None):.2f} s"
+    return (
+        f"bursts: {len(bursts)}, {sum(outcomes.values())} sockets, {outcomes['snapshot']} "
+        f"snapshots, {dropped} handshakes dropped, {refused} refused or closed; time to "
+        f"snapshot {play.quantiles([w for b in bursts for w in b.waits])}; rooms empty after "
+        f"a mass close within {slowest} at the slowest"
+    )
+
+
+#: A request line and its status in nginx's access log (the "combined" format).
+_ACCESS = re.compile(r'"(?P<method>[A-Z]+) (?P<path>\S+)[^"]*" (?P<status>\d{3}) ')
+
+
+def server_errors(site: stack.Stack) -> Counter[str]:
+    """The HTTP 5xx answers nginx gave, by status and path, other than ``/health/``'s
+    503 (its answer while a Daphne is down, which is what nginx asks it for). A room's
+    code in a path is written as ``<code>``."""
+    log = site.run_dir / "nginx-access.log"
+    found: Counter[str] = Counter()
+    if not log.exists():
+        return found
+    for line in log.read_text(errors="replace").splitlines():
+        match = _ACCESS.search(line)
+        if match is None or not match["status"].startswith("5"):
+            continue
+        path = re.sub(r"^/(ws/games|g|api/games)/[^/]+/", r"/\1/<code>/", match["path"])
+        if path == "/health/" and match["status"] == "503":
+            continue
+        found[f"{match['status']} {match['method']} {path}"] += 1
+    return found
 
 
 #: The presence rows: one per open socket (games/live/leaving.py).
@@ -260,7 +511,7 @@ class Churn:
         self.refused = 0
         self._visits: dict[asyncio.Task[None], play.Watcher] = {}
 
-    def visit(self, game: play.Game, stay: float) -> None:
+    def visit(self, game: play.Game, stay: float) -> play.Watcher:
         watcher = play.Watcher(game.seat.url, game.code)
         self.joined += 1
 
@@ -278,6 +529,7 @@ class Churn:
         task = asyncio.create_task(stay_a_while())
         self._visits[task] = watcher
         task.add_done_callback(self._visits.pop)
+        return watcher
 
     def here(self) -> list[play.Client]:
         return list(self._visits.values())
@@ -306,10 +558,20 @@ def main() -> None:
     parser.add_argument(
         "--faults",
         nargs="*",
-        choices=["kill", "redis", "postgres"],
-        default=["kill", "redis", "postgres"],
-        help="the faults, in turn: kill -9 a Daphne, restart Redis, restart PostgreSQL "
-        "(none given: no fault)",
+        choices=["kill", "term", "redis", "postgres"],
+        default=["kill", "term", "redis", "postgres"],
+        help="the faults, in turn: kill -9 a Daphne, SIGTERM a Daphne, restart Redis, "
+        "restart PostgreSQL (none given: no fault)",
+    )
+    parser.add_argument("--burst", type=int, default=0, help="sockets in each burst (0: no bursts)")
+    parser.add_argument("--burst-rooms", type=int, default=100, help="new rooms a burst")
+    parser.add_argument("--burst-every", type=float, default=300, help="seconds")
+    parser.add_argument("--burst-at", type=float, default=150, help="the first, seconds in")
+    parser.add_argument(
+        "--burst-within", type=float, default=2.0, help="seconds a burst's sockets start over"
+    )
+    parser.add_argument(
+        "--burst-hold", type=float, default=5.0, help="seconds the sockets stay open"
     )
     args = quick.parse_args(
         parser,
@@ -323,6 +585,10 @@ def main() -> None:
             "churn": 1.0,
             "stay": 2.0,
             "sample_every": 4.0,
+            "burst": 30,
+            "burst_rooms": 3,
+            "burst_at": 3.0,
+            "burst_hold": 1.0,
         },
     )
     reason = stack.missing()

@@ -95,7 +95,16 @@ RUNS = [
     ),
     Run("odds_reference.py", ("positions made in", "no file written"), needs="tables"),
     Run(
-        "soak.py", ("games finished", "presence after settling", "CPU: this client"), needs="stack"
+        "soak.py",
+        (
+            "games finished",
+            "presence after settling",
+            "presence watched every second",
+            "a burst of 30 sockets",
+            "HTTP 5xx from nginx",
+            "CPU: this client",
+        ),
+        needs="stack",
     ),
     Run("outage.py", ("while PostgreSQL was away", "CPU: this client"), needs="stack"),
     Run("failover.py", ("sockets back", "games finished", "CPU: this client"), needs="stack"),
