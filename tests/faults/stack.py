@@ -162,6 +162,9 @@ class PrivatePostgres:
         return result.stdout.strip()
 
     def remove(self) -> None:
+        # A frozen cluster cannot stop: pg_ctl would wait its minute, and leave it behind.
+        with contextlib.suppress(OSError, ValueError):
+            self.thaw()
         with contextlib.suppress(subprocess.CalledProcessError):
             self.stop("immediate")
         shutil.rmtree(self.dir, ignore_errors=True)
