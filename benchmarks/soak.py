@@ -148,7 +148,7 @@ async def soak(site: stack.Stack, args: argparse.Namespace) -> None:
         sockets open (the clients that hold one)."""
         while True:
             clients = [c for g in playing for c in (g.seat, g.watcher)] + churned.here()
-            rows = int(await asyncio.to_thread(site.postgres.query, PRESENCE_ROWS))
+            rows = await presence_rows(site)
             open_now = sum(c.connected.is_set() for c in clients) + bursting.open
             samples.append(Sample(time.monotonic() - started, site.daphne_rss(), rows, open_now))
             print(f"{samples[-1]}; load {os.getloadavg()[0]:.1f}", flush=True)
@@ -214,7 +214,7 @@ async def soak(site: stack.Stack, args: argparse.Namespace) -> None:
         findings = await play.settle_and_check(site, done, within=30, open_=False)
         finished.set()
         await watching
-        rows_left = int(await asyncio.to_thread(site.postgres.query, PRESENCE_ROWS))
+        rows_left = await presence_rows(site)
         report = play.Report(done)
         print()
         print(f"games finished: {len(done)}; rooms that could not be opened: {len(failed)}")
@@ -272,6 +272,19 @@ async def rows_by_room(site: stack.Stack) -> dict[str, int] | None:
         code, count = line.split("|")
         rows[code] = int(count)
     return rows
+
+
+async def presence_rows(site: stack.Stack) -> int:
+    """Every presence row, of every room; asked again while PostgreSQL is away (a fault
+    restarts it, and a sample may fall in that moment)."""
+    give_up_at = time.monotonic() + 120
+    while True:
+        rows = await rows_by_room(site)
+        if rows is not None:
+            return sum(rows.values())
+        if time.monotonic() > give_up_at:
+            raise RuntimeError("PostgreSQL did not answer for 120 s")
+        await asyncio.sleep(0.5)
 
 
 class PresenceWatch:
@@ -459,10 +472,6 @@ def server_errors(site: stack.Stack) -> Counter[str]:
             continue
         found[f"{match['status']} {match['method']} {path}"] += 1
     return found
-
-
-#: The presence rows: one per open socket (games/live/leaving.py).
-PRESENCE_ROWS = "SELECT count(*) FROM games_connection"
 
 
 @dataclass

@@ -827,6 +827,7 @@ class Server:
         redis_url: str | None = None,
         processes: int = 1,
         log_level: str = "WARNING",
+        cpu_quota: float | None = None,
     ) -> None:
         if processes > 1 and not redis_url:
             raise ValueError("several processes share rooms only through Redis: give --redis-url")
@@ -837,6 +838,8 @@ class Server:
         self.urls = [f"http://127.0.0.1:{port}" for port in self.ports]
         self.url = self.urls[0]
         self.processes: list[subprocess.Popen[bytes]] = []
+        self.cpu_quota = cpu_quota
+        self.cgroups: list[Path] = []
         self.log_path = self.workdir / "daphne.log"
         self.env = {
             **os.environ,
@@ -882,6 +885,8 @@ class Server:
                         command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
                     )
                 )
+                if self.cpu_quota is not None:
+                    self.cgroups.append(cap_cpu(self.processes[-1].pid, self.cpu_quota))
         try:
             self.wait_until_ready()
         except BaseException:  # Its servers go with it: left running, they loaded the machine.
@@ -934,7 +939,29 @@ class Server:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+        for group in self.cgroups:
+            group.rmdir()  # Empty now: its process has exited.
         shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+#: The cgroup (v1) CPU controller, where :func:`cap_cpu` makes a group for each process.
+CPU_CGROUPS = Path("/sys/fs/cgroup/cpu")
+
+
+def cap_cpu(pid: int, share: float) -> Path:
+    """Let process ``pid`` (all its threads, and those it starts later) use at most
+    ``share`` of one core, through a cgroup of its own (root only; cgroup v1's CPU
+    controller). Each Daphne capped alike, a second process can be compared with the
+    first on a machine whose cores the client, PostgreSQL and Redis share: at
+    saturation, each process gets its share and no more, whatever the others do."""
+    if not (CPU_CGROUPS / "cpu.cfs_quota_us").exists():
+        raise SystemExit(f"--cpu-quota needs cgroup v1's CPU controller at {CPU_CGROUPS}")
+    group = CPU_CGROUPS / f"yahtzee-bench-{pid}"
+    group.mkdir()
+    period = int((group / "cpu.cfs_period_us").read_text())
+    (group / "cpu.cfs_quota_us").write_text(str(round(share * period)))
+    (group / "cgroup.procs").write_text(str(pid))
+    return group
 
 
 def read_rss_mb(pids: list[int]) -> float | None:
@@ -1108,7 +1135,12 @@ def run_games(games: int, mode: str, args: argparse.Namespace) -> Result:
         pids = args.server_pid or []
     else:
         server = Server(
-            mode, args.database_url, args.redis_url, args.processes, args.server_log_level
+            mode,
+            args.database_url,
+            args.redis_url,
+            args.processes,
+            args.server_log_level,
+            cpu_quota=args.cpu_quota,
         )
         server.start()
         urls, pids = server.urls, server.pids
@@ -1401,6 +1433,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--processes", type=int, default=1, help="Daphne processes (more than 1 needs --redis-url)"
+    )
+    parser.add_argument(
+        "--cpu-quota",
+        type=float,
+        default=None,
+        help="cap each Daphne process at this share of one core, e.g. 0.4 (root, cgroup v1): "
+        "with the client, PostgreSQL and Redis on the same cores, what a second process "
+        "adds is then measured with each process held to the same CPU",
     )
     parser.add_argument(
         "--url",
