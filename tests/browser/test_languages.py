@@ -30,6 +30,11 @@ pytestmark = pytest.mark.browser
 #: A browser's locale, as its Accept-Language.
 LOCALES = {"de": "de-DE", "fr": "fr-FR", "es": "es-ES", "sv": "sv-SE"}
 
+#: The rooms here are played without the dice's tumble and the smooth scrolls
+#: (prefers-reduced-motion), as some players ask: these tests read the words and the card's
+#: fit, and the motion is the room's tests' (see test_bots.py).
+CALM = {"reduced_motion": "reduce"}
+
 #: A box's short name on a phone's card, and its whole name on a desktop's (Swedish's are
 #: short enough whole).
 SHORT = {"de": ("Kl. Straße", "Kleine Straße")}
@@ -182,7 +187,11 @@ def test_a_room_in_another_language_fits_the_card_on_one_screen(
 ):  # type: ignore[no-untyped-def]
     phone = viewport == "phone"
     context = browser.new_context(
-        viewport=VIEWPORTS[viewport], has_touch=phone, is_mobile=phone, locale=LOCALES[language]
+        viewport=VIEWPORTS[viewport],
+        has_touch=phone,
+        is_mobile=phone,
+        locale=LOCALES[language],
+        **CALM,
     )
     page = context.new_page()
     watch = PageWatch.on(page)
@@ -295,7 +304,11 @@ def test_a_german_and_a_swedish_browser_play_one_room_each_in_its_own_language(
     phone = viewport == "phone"
     contexts = {
         language: browser.new_context(
-            viewport=VIEWPORTS[viewport], has_touch=phone, is_mobile=phone, locale=LOCALES[language]
+            viewport=VIEWPORTS[viewport],
+            has_touch=phone,
+            is_mobile=phone,
+            locale=LOCALES[language],
+            **CALM,
         )
         for language in ("de", "sv")
     }
