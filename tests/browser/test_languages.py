@@ -22,7 +22,7 @@ from games.words import box_label
 from tests.browser.axe import FAILING, violations
 from tests.browser.test_room import click_box, create_room, join
 from tests.browser.test_table import OFF_SCREEN, STRAIGHT, roll_off, seat_bots
-from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
+from tests.browser.watch import ONE_VISIT, VIEWPORTS, PageWatch, off_the_loop
 from tests.server.helpers import Table, play_out
 
 pytestmark = pytest.mark.browser
@@ -69,7 +69,9 @@ OVERFLOWING = """(scope) => {
 def test_the_home_page_speaks_the_browser_s_language(
     browser, live_server_url, screenshot_dir, viewport, language, heading, button
 ):  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport=VIEWPORTS[viewport], locale=LOCALES[language])
+    context = browser.new_context(
+        viewport=VIEWPORTS[viewport], locale=LOCALES[language], **ONE_VISIT
+    )
     page = context.new_page()
     watch = PageWatch.on(page)
 
@@ -370,7 +372,7 @@ def test_the_lobby_reads_in_french(browser, live_server_url, screenshot_dir, vie
 
 def test_the_review_reads_in_spanish(browser, live_server_url, screenshot_dir):  # type: ignore[no-untyped-def]
     code = off_the_loop(two_players, random.Random(3))
-    context = browser.new_context(viewport=VIEWPORTS["desktop"], locale=LOCALES["es"])
+    context = browser.new_context(viewport=VIEWPORTS["desktop"], locale=LOCALES["es"], **ONE_VISIT)
     page = context.new_page()
     watch = PageWatch.on(page)
 

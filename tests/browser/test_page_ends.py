@@ -21,7 +21,7 @@ from games.live import services
 from tests.browser.axe import failing, violations
 from tests.browser.test_room import command, create_room, expect_my_turn, join, set_switch
 from tests.browser.test_win_chances import finished_game
-from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
+from tests.browser.watch import ONE_VISIT, VIEWPORTS, PageWatch, off_the_loop
 
 pytestmark = pytest.mark.browser
 
@@ -147,7 +147,7 @@ def test_the_review_graph_and_its_turning_points_work_by_keyboard(
     turning = sorted(want.turning_points(), key=lambda point: point.index)
     assert len(turning) >= 2
     last = len(want.chances) - 1
-    context = browser.new_context(**screen(viewport))
+    context = browser.new_context(**screen(viewport), **ONE_VISIT)
     page = context.new_page()
     watch = PageWatch.on(page)
     page.goto(f"{live_server_url}/g/{code}/review/")

@@ -18,7 +18,7 @@ from games.live import services
 from games.models import Game
 from games.web import charts, review_words
 from tests.browser.test_room import click_box, create_room, expect_dice, expect_my_turn, open_room
-from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
+from tests.browser.watch import ONE_VISIT, VIEWPORTS, PageWatch, off_the_loop
 from tests.server.helpers import play_as_bots
 
 pytestmark = pytest.mark.browser
@@ -164,7 +164,7 @@ def test_the_review_graph_draws_the_game_and_a_click_jumps_to_its_moment(
     told = review.build(events)
     want = chances.over_the_game(told)
     turning = want.turning_points()
-    context = browser.new_context(viewport=VIEWPORTS["desktop"], color_scheme=scheme)
+    context = browser.new_context(viewport=VIEWPORTS["desktop"], color_scheme=scheme, **ONE_VISIT)
     page = context.new_page()
     watch = PageWatch.on(page)
     page.goto(f"{live_server_url}/g/{code}/review/")
