@@ -81,7 +81,9 @@ def open_room_without_clock(page: Page, base: str) -> str:
 def test_the_coach_shows_the_best_for_points_and_the_best_to_win(
     browser, live_server_url, screenshot_dir, viewport
 ):  # type: ignore[no-untyped-def]
-    context = browser.new_context(**screen(viewport))
+    # Without the dice's tumble and the smooth scrolls (prefers-reduced-motion), as some
+    # players ask: this test reads the coach, and the motion is the room's tests' (test_bots.py).
+    context = browser.new_context(**screen(viewport), reduced_motion="reduce")
     ana = context.new_page()
     watch = PageWatch.on(ana)
     code = open_room_without_clock(ana, live_server_url)

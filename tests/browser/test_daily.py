@@ -16,9 +16,14 @@ from tests.server.helpers import play_solo, play_solo_as
 
 pytestmark = pytest.mark.browser
 
+#: The day's games are played without the dice's tumble, the smooth scrolls and the end's
+#: confetti (prefers-reduced-motion), as some players ask: these tests are about the day's
+#: dice and board, and the motion is the room's tests' (see test_bots.py).
+CALM = {"reduced_motion": "reduce"}
+
 
 def test_a_player_plays_todays_dice_and_sees_the_board(browser, live_server_url, screenshot_dir):
-    context = browser.new_context(viewport=VIEWPORTS["desktop"])
+    context = browser.new_context(viewport=VIEWPORTS["desktop"], **CALM)
     page = context.new_page()
     page.goto(live_server_url + "/")
     page.click("text=Today's dice >> nth=-1")
@@ -79,7 +84,7 @@ def test_a_friend_plays_my_dice_from_the_review_and_gets_the_same_first_roll(
     played = off_the_loop(
         play_solo, fixed_dice
     )  # ana's solo game, rolled fresh: (1, 1, 1, 2, 3) first.
-    context = browser.new_context(viewport=VIEWPORTS["desktop"])
+    context = browser.new_context(viewport=VIEWPORTS["desktop"], **CALM)
     page = context.new_page()
     page.goto(f"{live_server_url}/g/{played.code}/review/")
     page.fill("#dice-name", "Ben")
@@ -104,7 +109,7 @@ def test_a_friend_plays_my_dice_from_the_review_and_gets_the_same_first_roll(
 def test_a_daily_game_left_unfinished_is_shown_as_not_ranked(
     browser, live_server_url, screenshot_dir
 ):
-    context = browser.new_context(viewport=VIEWPORTS["desktop"])
+    context = browser.new_context(viewport=VIEWPORTS["desktop"], **CALM)
     page = context.new_page()
     page.goto(live_server_url + "/daily/")
     page.fill("#daily-name", "Ana")

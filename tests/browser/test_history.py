@@ -26,6 +26,10 @@ from tests.server.helpers import play_out
 pytestmark = pytest.mark.browser
 
 DESKTOP, PHONE = VIEWPORTS["desktop"], VIEWPORTS["phone"]
+#: The games here are played without the dice's tumble, the smooth scrolls and the end's
+#: confetti (prefers-reduced-motion), as some players ask: these tests are about the review
+#: and the rematch, and the motion is the room's tests' (see test_bots.py).
+CALM = {"reduced_motion": "reduce"}
 
 # A solo game: (first roll, [(dice clicked to keep, fresh faces)], box, points). Each click
 # is a hold in the log; the upper section reaches 63 for the bonus.
@@ -76,7 +80,7 @@ def review_total(page: Page) -> int:
 def test_a_finished_game_reviewed_step_by_step_matches_what_was_played(
     browser, live_server_url, screenshot_dir
 ):
-    context = browser.new_context(viewport=DESKTOP)
+    context = browser.new_context(viewport=DESKTOP, **CALM)
     page = context.new_page()
     watch = PageWatch.on(page)
 
@@ -189,9 +193,9 @@ def test_a_rematch_takes_every_open_browser_to_the_new_room(
     browser, live_server_url, screenshot_dir
 ):
     contexts = [
-        browser.new_context(viewport=DESKTOP),
-        browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True),
-        browser.new_context(viewport=DESKTOP),
+        browser.new_context(viewport=DESKTOP, **CALM),
+        browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, **CALM),
+        browser.new_context(viewport=DESKTOP, **CALM),
     ]
     ana, bob, watcher = (context.new_page() for context in contexts)
     watch = PageWatch.on(ana, bob, watcher)

@@ -3,14 +3,14 @@
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.watch import VIEWPORTS, PageWatch
+from tests.browser.watch import ONE_VISIT, VIEWPORTS, PageWatch
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_it_renders_styled_and_self_contained(browser, live_server_url, screenshot_dir, viewport):
-    context = browser.new_context(viewport=VIEWPORTS[viewport])
+    context = browser.new_context(viewport=VIEWPORTS[viewport], **ONE_VISIT)
     page = context.new_page()
     watch = PageWatch.on(page)
 
@@ -54,7 +54,7 @@ def in_view(page: Page, selector: str) -> bool:
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_the_main_action_is_above_the_fold(browser, live_server_url, screenshot_dir, viewport):
-    context = browser.new_context(viewport=VIEWPORTS[viewport])
+    context = browser.new_context(viewport=VIEWPORTS[viewport], **ONE_VISIT)
     page = context.new_page()
     page.goto(live_server_url + "/")
     submit = "form.new-game button[type=submit]"
@@ -71,7 +71,7 @@ def test_the_main_action_is_above_the_fold(browser, live_server_url, screenshot_
 
 
 def test_it_can_be_read_with_the_keyboard(browser, live_server_url):
-    page = browser.new_page()
+    page = browser.new_page(**ONE_VISIT)
     page.goto(live_server_url + "/")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.textContent") == "Skip to content"

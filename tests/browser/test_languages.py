@@ -22,13 +22,18 @@ from games.words import box_label
 from tests.browser.axe import FAILING, violations
 from tests.browser.test_room import click_box, create_room, join
 from tests.browser.test_table import OFF_SCREEN, STRAIGHT, roll_off, seat_bots
-from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
+from tests.browser.watch import ONE_VISIT, VIEWPORTS, PageWatch, off_the_loop
 from tests.server.helpers import Table, play_out
 
 pytestmark = pytest.mark.browser
 
 #: A browser's locale, as its Accept-Language.
 LOCALES = {"de": "de-DE", "fr": "fr-FR", "es": "es-ES", "sv": "sv-SE"}
+
+#: The rooms here are played without the dice's tumble and the smooth scrolls
+#: (prefers-reduced-motion), as some players ask: these tests read the words and the card's
+#: fit, and the motion is the room's tests' (see test_bots.py).
+CALM = {"reduced_motion": "reduce"}
 
 #: A box's short name on a phone's card, and its whole name on a desktop's (Swedish's are
 #: short enough whole).
@@ -64,7 +69,9 @@ OVERFLOWING = """(scope) => {
 def test_the_home_page_speaks_the_browser_s_language(
     browser, live_server_url, screenshot_dir, viewport, language, heading, button
 ):  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport=VIEWPORTS[viewport], locale=LOCALES[language])
+    context = browser.new_context(
+        viewport=VIEWPORTS[viewport], locale=LOCALES[language], **ONE_VISIT
+    )
     page = context.new_page()
     watch = PageWatch.on(page)
 
@@ -182,7 +189,11 @@ def test_a_room_in_another_language_fits_the_card_on_one_screen(
 ):  # type: ignore[no-untyped-def]
     phone = viewport == "phone"
     context = browser.new_context(
-        viewport=VIEWPORTS[viewport], has_touch=phone, is_mobile=phone, locale=LOCALES[language]
+        viewport=VIEWPORTS[viewport],
+        has_touch=phone,
+        is_mobile=phone,
+        locale=LOCALES[language],
+        **CALM,
     )
     page = context.new_page()
     watch = PageWatch.on(page)
@@ -295,7 +306,11 @@ def test_a_german_and_a_swedish_browser_play_one_room_each_in_its_own_language(
     phone = viewport == "phone"
     contexts = {
         language: browser.new_context(
-            viewport=VIEWPORTS[viewport], has_touch=phone, is_mobile=phone, locale=LOCALES[language]
+            viewport=VIEWPORTS[viewport],
+            has_touch=phone,
+            is_mobile=phone,
+            locale=LOCALES[language],
+            **CALM,
         )
         for language in ("de", "sv")
     }
@@ -357,7 +372,7 @@ def test_the_lobby_reads_in_french(browser, live_server_url, screenshot_dir, vie
 
 def test_the_review_reads_in_spanish(browser, live_server_url, screenshot_dir):  # type: ignore[no-untyped-def]
     code = off_the_loop(two_players, random.Random(3))
-    context = browser.new_context(viewport=VIEWPORTS["desktop"], locale=LOCALES["es"])
+    context = browser.new_context(viewport=VIEWPORTS["desktop"], locale=LOCALES["es"], **ONE_VISIT)
     page = context.new_page()
     watch = PageWatch.on(page)
 

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import GameEvent
-from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
+from tests.browser.watch import ONE_VISIT, VIEWPORTS, PageWatch, off_the_loop
 from tests.server.test_analysis import chance_for_18
 
 pytestmark = pytest.mark.browser
@@ -53,7 +53,7 @@ def test_the_list_of_every_move_steps_the_replay_and_marks_the_mistakes(
     browser, live_server_url, screenshot_dir, fixed_dice, viewport
 ):
     code = off_the_loop(chance_for_18, fixed_dice).code
-    context = browser.new_context(viewport=VIEWPORTS[viewport])
+    context = browser.new_context(viewport=VIEWPORTS[viewport], **ONE_VISIT)
     page = context.new_page()
     watch = PageWatch.on(page)
     page.goto(f"{live_server_url}/g/{code}/review/")
@@ -167,7 +167,7 @@ def test_a_link_to_a_moment_opens_there_focused(browser, live_server_url, fixed_
 
 def test_clicking_the_chart_jumps_to_that_score(browser, live_server_url, fixed_dice):
     code = off_the_loop(chance_for_18, fixed_dice).code
-    page = browser.new_context(viewport=VIEWPORTS["desktop"]).new_page()
+    page = browser.new_context(viewport=VIEWPORTS["desktop"], **ONE_VISIT).new_page()
     watch = PageWatch.on(page)
     page.goto(f"{live_server_url}/g/{code}/review/")
     # At the end, the chart marks the last score: round 13's point.

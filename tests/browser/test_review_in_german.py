@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_win_chances import finished_game
-from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
+from tests.browser.watch import ONE_VISIT, VIEWPORTS, PageWatch, off_the_loop
 
 pytestmark = pytest.mark.browser
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.browser
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_the_review_reads_in_german(browser, live_server_url, screenshot_dir, viewport) -> None:  # type: ignore[no-untyped-def]
     code = off_the_loop(finished_game, 3)
-    context = browser.new_context(viewport=VIEWPORTS[viewport], locale="de-DE")
+    context = browser.new_context(viewport=VIEWPORTS[viewport], locale="de-DE", **ONE_VISIT)
     page = context.new_page()
     watch = PageWatch.on(page)
     page.goto(f"{live_server_url}/g/{code}/review/")

@@ -187,9 +187,10 @@ def expect_my_turn(page: Page) -> None:
 
 
 def expect_dice(page: Page, faces: list[int], held: list[int] = ()) -> None:
+    """The tray's five dice say these faces, and which are held, in order: one assertion over
+    all five (the count too), not one per die (a browser round trip each)."""
     labels = [f"Die {i + 1}: {face}{', held' if i in held else ''}" for i, face in enumerate(faces)]
-    for i, text in enumerate(labels):
-        expect(page.locator(".die-button__label").nth(i)).to_have_text(text)
+    expect(page.locator(".die-button__label")).to_have_text(labels)
 
 
 def drawn_dice(page: Page) -> list[int | None]:

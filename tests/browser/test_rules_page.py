@@ -2,14 +2,14 @@
 
 import pytest
 
-from tests.browser.watch import VIEWPORTS, PageWatch
+from tests.browser.watch import ONE_VISIT, VIEWPORTS, PageWatch
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_it_renders_styled_and_self_contained(browser, live_server_url, screenshot_dir, viewport):
-    context = browser.new_context(viewport=VIEWPORTS[viewport])
+    context = browser.new_context(viewport=VIEWPORTS[viewport], **ONE_VISIT)
     page = context.new_page()
     watch = PageWatch.on(page)
 
@@ -55,7 +55,7 @@ def test_it_renders_styled_and_self_contained(browser, live_server_url, screensh
 
 
 def test_the_contents_list_jumps_to_each_section(browser, live_server_url):
-    page = browser.new_page(viewport=VIEWPORTS["phone"])
+    page = browser.new_page(viewport=VIEWPORTS["phone"], **ONE_VISIT)
     page.goto(live_server_url + "/rules/")
     contents = page.get_by_role("navigation", name="On this page")
     links = contents.get_by_role("link")

@@ -18,7 +18,7 @@ from games.live import services
 from games.models import Game
 from games.web import charts, review_words
 from tests.browser.test_room import click_box, create_room, expect_dice, expect_my_turn, open_room
-from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
+from tests.browser.watch import ONE_VISIT, VIEWPORTS, PageWatch, off_the_loop
 from tests.server.helpers import play_as_bots
 
 pytestmark = pytest.mark.browser
@@ -26,6 +26,10 @@ pytestmark = pytest.mark.browser
 # The roll-off (Ana 30, the bot 5), Ana's five sixes, the Casual bot's small straight
 # (it takes it at once), and Ana's first roll of round 2.
 DICE = [6] * 5 + [1] * 5 + [6] * 5 + [1, 2, 3, 4, 6] + [2, 2, 3, 4, 5]
+#: The rooms here play without the dice's tumble and the bar's slide (prefers-reduced-motion),
+#: as some players ask: these tests read the chances, and the motion is the room's tests'
+#: (see test_bots.py).
+CALM = {"reduced_motion": "reduce"}
 SHOWN = (
     "() => [...document.querySelectorAll('.win-chance__text')]"
     ".every(t => t.textContent !== '\N{HORIZONTAL ELLIPSIS}')"
@@ -70,9 +74,9 @@ def test_watchers_see_the_bar_move_and_players_do_not_when_it_is_hidden(
     browser, live_server_url, screenshot_dir
 ):  # type: ignore[no-untyped-def]
     contexts = [
-        browser.new_context(viewport=VIEWPORTS["desktop"]),
-        browser.new_context(viewport=VIEWPORTS["desktop"]),
-        browser.new_context(viewport=VIEWPORTS["phone"], is_mobile=True, has_touch=True),
+        browser.new_context(viewport=VIEWPORTS["desktop"], **CALM),
+        browser.new_context(viewport=VIEWPORTS["desktop"], **CALM),
+        browser.new_context(viewport=VIEWPORTS["phone"], is_mobile=True, has_touch=True, **CALM),
     ]
     ana, watcher, phone = (context.new_page() for context in contexts)
     watch = PageWatch.on(ana, watcher, phone)
@@ -123,7 +127,7 @@ def test_watchers_see_the_bar_move_and_players_do_not_when_it_is_hidden(
 
 @pytest.mark.parametrize("server_dice", [DICE])
 def test_players_see_the_bar_when_the_host_shows_it(browser, live_server_url, screenshot_dir):  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport=VIEWPORTS["desktop"])
+    context = browser.new_context(viewport=VIEWPORTS["desktop"], **CALM)
     ana = context.new_page()
     watch = PageWatch.on(ana)
     room = start_against_a_bot(ana, live_server_url, show_odds=True)
@@ -160,7 +164,7 @@ def test_the_review_graph_draws_the_game_and_a_click_jumps_to_its_moment(
     told = review.build(events)
     want = chances.over_the_game(told)
     turning = want.turning_points()
-    context = browser.new_context(viewport=VIEWPORTS["desktop"], color_scheme=scheme)
+    context = browser.new_context(viewport=VIEWPORTS["desktop"], color_scheme=scheme, **ONE_VISIT)
     page = context.new_page()
     watch = PageWatch.on(page)
     page.goto(f"{live_server_url}/g/{code}/review/")

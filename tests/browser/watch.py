@@ -14,6 +14,13 @@ from playwright.sync_api import Page, WebSocket
 # The two screens every page is checked on: a laptop and a phone.
 VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
+#: A browser's options for a test that opens one page and reads it (no later navigation in
+#: the same browser): no service worker. Each page registers it once loaded, and it fetches
+#: the whole shell to keep (every style, script and icon, the offline page): work that only a
+#: later page of the same browser would use, which such a test never opens, and which none
+#: of its checks sees. test_app.py tests the worker; tests that move between pages keep it.
+ONE_VISIT = {"service_workers": "block"}
+
 
 @dataclass
 class PageWatch:
