@@ -35,8 +35,8 @@ from tests.browser.chromium import find_chromium
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"
 #: Modules under benchmarks/ that are not scripts: the relay ws_load.py's floor serves
-#: (run by its quick runs), and the --quick option itself.
-NOT_SCRIPTS = {"relay.py", "quick.py"}
+#: (run by its quick runs), the --quick option itself, and the CPU time of processes.
+NOT_SCRIPTS = {"relay.py", "quick.py", "cpu.py"}
 #: A bound on a hang, not a measure: a quick run takes seconds, more on a busy machine.
 TIMEOUT = 600
 
