@@ -237,7 +237,9 @@ async def soak(site: stack.Stack, args: argparse.Namespace) -> None:
             f"watchers who came and went: {churned.joined} ({churned.refused} could not open "
             f"a socket); presence rows left once every socket closed: {rows_left}"
         )
-        print(watch.summary(started, site.faults))
+        events = [(name, began) for name, began, _ in site.faults]
+        events += [(f"the burst at {b.at:.0f} s", started + b.at) for b in bursts_seen]
+        print(watch.summary(started, events))
         print(memory_and_presence(samples))
         if bursts_seen:
             print(bursts_summary(bursts_seen))
@@ -320,7 +322,9 @@ class PresenceWatch:
             self.episodes.append((code, began, now - began))
         self.wrong_since.clear()
 
-    def summary(self, started: float, faults: list[tuple[str, float, float]]) -> str:
+    def summary(self, started: float, events: list[tuple[str, float]]) -> str:
+        """The times a room was wrong, and each over the bound with the last fault or
+        burst that began before it (``events``: a name, and when it began)."""
         longest = max((length for _, _, length in self.episodes), default=0.0)
         over = [episode for episode in self.episodes if episode[2] > PRESENCE_BOUND]
         lines = [
@@ -329,7 +333,7 @@ class PresenceWatch:
             f"{PRESENCE_BOUND:.0f} s: {len(over)}"
         ]
         for code, began, length in over[:10]:
-            before = [name for name, at, _ in faults if at <= began]
+            before = [name for name, at in sorted(events, key=lambda e: e[1]) if at <= began]
             after = f", after {before[-1]}" if before else ""
             lines.append(f"  {code} from {began - started:.0f} s for {length:.1f} s{after}")
         return "\n".join(lines)

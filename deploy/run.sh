@@ -98,7 +98,11 @@ keep_daphne() {
   local daphne_port="$1"
   trap - INT TERM EXIT
   while [ ! -e "$run/stopping" ]; do
+    # A handshake's 30 s rather than Daphne's 5: the consumer accepts before any other
+    # work, so a handshake that takes longer is only queued behind a burst (every browser
+    # reconnecting at once) on a busy machine; refused, its browser would only come back.
     daphne --bind 127.0.0.1 --port "$daphne_port" --proxy-headers \
+      --websocket_connect_timeout 30 \
       yahtzee_site.asgi:application >>"$run/daphne-$daphne_port.log" 2>&1 &
     echo "$!" >"$run/daphne-$daphne_port.pid"
     wait "$!" && status=0 || status=$?
