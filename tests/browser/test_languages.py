@@ -92,7 +92,13 @@ def test_the_switcher_changes_the_language_and_it_is_remembered(
     browser, live_server_url, screenshot_dir, scripts
 ):  # type: ignore[no-untyped-def]
     # The browser says English; the reader chooses German in the footer.
-    context = browser.new_context(locale="en-GB", java_script_enabled=scripts)
+    # Without the service worker: with it, a new tab's first navigation hung in 1 run of 4
+    # to 8 under Playwright (the document's request pending, the worker for the new
+    # language registered), on a quiet machine too; not yet explained (issue 26). The
+    # worker's change of language is test_app.py's; this test is the switcher's.
+    context = browser.new_context(
+        locale="en-GB", java_script_enabled=scripts, service_workers="block"
+    )
     page = context.new_page()
     page.goto(live_server_url + "/rules/")
     expect(page.locator("html")).to_have_attribute("lang", "en")
