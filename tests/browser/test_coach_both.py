@@ -22,7 +22,7 @@ from games.models import Game
 from tests import dice
 from tests.browser.test_phone_first import screen
 from tests.browser.test_room import barrier, expect_dice, expect_my_turn, reload_room, set_switch
-from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
+from tests.browser.watch import CALM, VIEWPORTS, PageWatch, off_the_loop
 
 pytestmark = pytest.mark.browser
 
@@ -81,9 +81,7 @@ def open_room_without_clock(page: Page, base: str) -> str:
 def test_the_coach_shows_the_best_for_points_and_the_best_to_win(
     browser, live_server_url, screenshot_dir, viewport
 ):  # type: ignore[no-untyped-def]
-    # Without the dice's tumble and the smooth scrolls (prefers-reduced-motion), as some
-    # players ask: this test reads the coach, and the motion is the room's tests' (test_bots.py).
-    context = browser.new_context(**screen(viewport), reduced_motion="reduce")
+    context = browser.new_context(**screen(viewport), **CALM)  # It reads the coach.
     ana = context.new_page()
     watch = PageWatch.on(ana)
     code = open_room_without_clock(ana, live_server_url)

@@ -11,15 +11,10 @@ from games.live import daily
 from games.models import DailyEngine, DailyEntry, Game
 from tests.browser.axe import failing, violations
 from tests.browser.test_room import expect_dice, expect_my_turn, roll, score
-from tests.browser.watch import VIEWPORTS, off_the_loop
+from tests.browser.watch import CALM, VIEWPORTS, off_the_loop
 from tests.server.helpers import play_solo, play_solo_as
 
 pytestmark = pytest.mark.browser
-
-#: The day's games are played without the dice's tumble, the smooth scrolls and the end's
-#: confetti (prefers-reduced-motion), as some players ask: these tests are about the day's
-#: dice and board, and the motion is the room's tests' (see test_bots.py).
-CALM = {"reduced_motion": "reduce"}
 
 
 def test_a_player_plays_todays_dice_and_sees_the_board(browser, live_server_url, screenshot_dir):

@@ -20,16 +20,12 @@ from tests.browser.test_room import (
     score,
     set_switch,
 )
-from tests.browser.watch import VIEWPORTS, PageWatch, off_the_loop
+from tests.browser.watch import CALM, VIEWPORTS, PageWatch, off_the_loop
 from tests.server.helpers import play_out
 
 pytestmark = pytest.mark.browser
 
 DESKTOP, PHONE = VIEWPORTS["desktop"], VIEWPORTS["phone"]
-#: The games here are played without the dice's tumble, the smooth scrolls and the end's
-#: confetti (prefers-reduced-motion), as some players ask: these tests are about the review
-#: and the rematch, and the motion is the room's tests' (see test_bots.py).
-CALM = {"reduced_motion": "reduce"}
 
 # A solo game: (first roll, [(dice clicked to keep, fresh faces)], box, points). Each click
 # is a hold in the log; the upper section reaches 63 for the bonus.

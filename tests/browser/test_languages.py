@@ -22,18 +22,13 @@ from games.words import box_label
 from tests.browser.axe import FAILING, violations
 from tests.browser.test_room import click_box, create_room, join
 from tests.browser.test_table import OFF_SCREEN, STRAIGHT, roll_off, seat_bots
-from tests.browser.watch import ONE_VISIT, VIEWPORTS, PageWatch, off_the_loop
+from tests.browser.watch import CALM, ONE_VISIT, VIEWPORTS, PageWatch, off_the_loop
 from tests.server.helpers import Table, play_out
 
 pytestmark = pytest.mark.browser
 
 #: A browser's locale, as its Accept-Language.
 LOCALES = {"de": "de-DE", "fr": "fr-FR", "es": "es-ES", "sv": "sv-SE"}
-
-#: The rooms here are played without the dice's tumble and the smooth scrolls
-#: (prefers-reduced-motion), as some players ask: these tests read the words and the card's
-#: fit, and the motion is the room's tests' (see test_bots.py).
-CALM = {"reduced_motion": "reduce"}
 
 #: A box's short name on a phone's card, and its whole name on a desktop's (Swedish's are
 #: short enough whole).

@@ -18,7 +18,7 @@ from games.live import services
 from games.models import Game
 from games.web import charts, review_words
 from tests.browser.test_room import click_box, create_room, expect_dice, expect_my_turn, open_room
-from tests.browser.watch import ONE_VISIT, VIEWPORTS, PageWatch, off_the_loop
+from tests.browser.watch import CALM, ONE_VISIT, VIEWPORTS, PageWatch, off_the_loop
 from tests.server.helpers import play_as_bots
 
 pytestmark = pytest.mark.browser
@@ -26,10 +26,6 @@ pytestmark = pytest.mark.browser
 # The roll-off (Ana 30, the bot 5), Ana's five sixes, the Casual bot's small straight
 # (it takes it at once), and Ana's first roll of round 2.
 DICE = [6] * 5 + [1] * 5 + [6] * 5 + [1, 2, 3, 4, 6] + [2, 2, 3, 4, 5]
-#: The rooms here play without the dice's tumble and the bar's slide (prefers-reduced-motion),
-#: as some players ask: these tests read the chances, and the motion is the room's tests'
-#: (see test_bots.py).
-CALM = {"reduced_motion": "reduce"}
 SHOWN = (
     "() => [...document.querySelectorAll('.win-chance__text')]"
     ".every(t => t.textContent !== '\N{HORIZONTAL ELLIPSIS}')"

@@ -21,6 +21,12 @@ VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, 
 #: of its checks sees. test_app.py tests the worker; tests that move between pages keep it.
 ONE_VISIT = {"service_workers": "block"}
 
+#: A browser's options for a test that plays a room but is not about its motion: reduced
+#: motion (prefers-reduced-motion), as some players ask, so no dice tumble, smooth scroll or
+#: confetti. The motion costs a quarter or more of Chromium's CPU in a game, and is tested
+#: by test_room.py's whole game, test_clock.py, test_table.py and test_phone_first.py.
+CALM = {"reduced_motion": "reduce"}
+
 
 @dataclass
 class PageWatch:
