@@ -11,12 +11,13 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+import pytest_asyncio
 from daphne.testing import DaphneProcess
 from django.db import connections
 from hypothesis import settings
 from playwright.sync_api import expect
 
-from tests import dice
+from tests import dice, sockets
 from tests.browser.chromium import CHROMIUM_ARGS, find_chromium
 
 # Hypothesis's deadline (200 ms an example) is a timed assertion: with both cores kept
@@ -165,9 +166,14 @@ KEPT_TABLES_TIMEOUT = 1200
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Run the browser tests last, so a process starts Chromium once (:class:`Chromium`), and
     give them :data:`BROWSER_TIMEOUT` unless they set a bound of their own (the tests that
-    need :func:`kept_tables`, :data:`KEPT_TABLES_TIMEOUT`)."""
+    need :func:`kept_tables`, :data:`KEPT_TABLES_TIMEOUT`). Every async test ends with its
+    sockets closed (:func:`sockets_closed`)."""
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
     for item in items:
+        fixtures = getattr(item, "fixturenames", None)
+        if item.get_closest_marker("asyncio") and fixtures is not None:
+            # Last, so it is torn down first: before the database is flushed.
+            fixtures.append("sockets_closed")
         if item.get_closest_marker("timeout"):
             continue
         if "kept_tables" in getattr(item, "fixturenames", ()):
@@ -180,6 +186,15 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     """Close Chromium before a test that is not a browser test (see :class:`Chromium`)."""
     if item.get_closest_marker("browser") is None:
         CHROMIUM.stop()
+
+
+@pytest_asyncio.fixture
+async def sockets_closed() -> Any:
+    """The test's websockets closed, and their presence settled, before its database goes
+    (:mod:`tests.sockets`)."""
+    sockets.opened.clear()
+    yield
+    await sockets.close_all()
 
 
 def close_connections_before_fork() -> None:

@@ -23,8 +23,9 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from games.engine import rules
 from games.live import bots, consumers, layers, outbox, services, shutdown
-from games.models import Game, room_group
+from games.models import Connection, Game, room_group
 from games.strategy.engine import load
+from tests import sockets
 from tests.server.helpers import SOLO, fingerprint
 from yahtzee_site.asgi import application
 from yahtzee_site.db import DatabaseAway
@@ -1025,3 +1026,26 @@ async def test_a_rematch_takes_the_player_and_the_watcher_to_the_new_room(fixed_
     assert again.snapshot["game"]["status"] == "lobby"
     for client in (ana, watcher, again):
         await client.close()
+
+
+@database_sync_to_async
+def rows_of(code: str) -> int:
+    """How many sockets room ``code`` counts as here (its connection rows)."""
+    return Connection.objects.filter(game__code=code).count()
+
+
+async def test_a_test_ends_with_its_sockets_closed_and_their_rows_deleted() -> None:
+    """What every async test's clean-up does (:mod:`tests.sockets`), shown on two sockets left
+    open, as a test leaves them: their consumers end, and nothing is left for the database
+    thread to do once the test's database is flushed."""
+    code = await new_game()
+    ana = await seat(code, "Ana")
+    watcher = await Client(code).connect()
+    assert await rows_of(code) == 2
+
+    await sockets.close_all()
+
+    assert ana.communicator.future.done()
+    assert watcher.communicator.future.done()
+    assert await rows_of(code) == 0
+    assert sockets.opened == []
