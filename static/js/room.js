@@ -344,6 +344,7 @@ window.yahtzeeRoom = {
   get state() { return state; },
   get advice() { return coach.advice; },
   get turnScrolling() { return turn.scrolling; },
+  get holdsInFlight() { return play.holdsInFlight; }, // Holds the server has not yet echoed.
   socket,
 };
 

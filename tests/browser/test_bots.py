@@ -17,7 +17,8 @@ pytestmark = pytest.mark.browser
 MY_TURN = "(() => { const s = window.yahtzeeRoom.state; return s.game.status === 'playing'"
 MY_TURN += " && s.turn && s.you && s.turn.seat === s.you.seat && !s.turn.dice; })()"
 OVER = "window.yahtzeeRoom.state.game.status === 'finished'"
-CLICK_PAUSE_MS = 150
+#: Every hold the page sent has come back from the server as its `held` event.
+HOLDS_ECHOED = "() => window.yahtzeeRoom.holdsInFlight === 0"
 TURN_PASSED = "(() => { const s = window.yahtzeeRoom.state; return !s.turn || !s.turn.dice"
 TURN_PASSED += " || s.turn.seat !== s.you.seat; })()"
 
@@ -69,16 +70,15 @@ def follow_the_coach(page: Page, code: str, checked: list[str], *, rolled: bool 
         # refuses a fifth held die, as a roll must throw at least one.
         for position in sorted(held - set(best["hold"])) + sorted(set(best["hold"]) - held):
             page.click(f'.die-button[data-position="{position}"]')
-            # At a quick person's pace: the server takes 10 messages a second from a socket
-            # (and the bots, with no pause in the tests, leave the page no time of its own).
-            page.wait_for_timeout(CLICK_PAUSE_MS)
+            # Each hold answered before the next click: a person's pace, one message in
+            # flight, well under the server's limit of 10 a second from a socket.
+            page.wait_for_function(HOLDS_ECHOED)
         page.wait_for_function(
             "want => window.yahtzeeRoom.state.turn.held.join() === want",
             arg=",".join(map(str, sorted(best["hold"]))),
         )
         expect(page.locator("#coach-yours")).to_contain_text("is the best keep")
         rolls_left = page.evaluate("window.yahtzeeRoom.state.turn.rolls_left")
-        page.wait_for_timeout(CLICK_PAUSE_MS)
         page.click("#roll-button")
         page.wait_for_function(
             "n => window.yahtzeeRoom.state.turn.rolls_left === n - 1", arg=rolls_left
