@@ -300,42 +300,51 @@ class PresenceWatch:
     Looks while PostgreSQL is away are skipped (nothing can be read)."""
 
     def __init__(self) -> None:
-        self.wrong_since: dict[str, float] = {}
-        #: Each time a room was wrong: (its code, when it began, how long it lasted).
-        self.episodes: list[tuple[str, float, float]] = []
+        #: Each room wrong now: since when, and how (:meth:`how`).
+        self.wrong_since: dict[str, tuple[float, str]] = {}
+        #: Each time a room was wrong: its code, when it began, how long it lasted, and how
+        #: it was wrong when first seen.
+        self.episodes: list[tuple[str, float, float, str]] = []
         self.looks = 0
+
+    @staticmethod
+    def how(rows: int, least: int, most: int) -> str:
+        """How a room's rows are wrong: too few (a socket that has its snapshot has no row:
+        swept, or never written) or too many (a row of a socket that has closed)."""
+        return f"{rows} rows for {least} sockets" if rows < least else f"{rows} rows, {most} open"
 
     def look(self, rows: dict[str, int], held: dict[str, tuple[int, int]], now: float) -> None:
         """Compare the rooms of ``held`` (the soak's own; a burst's rooms are watched by
         the burst, and a room being opened is not yet anyone's) with their rows."""
         self.looks += 1
         for code, (least, most) in held.items():
-            if least <= rows.get(code, 0) <= most:
-                began = self.wrong_since.pop(code, None)
-                if began is not None:
-                    self.episodes.append((code, began, now - began))
-            else:
-                self.wrong_since.setdefault(code, now)
+            found = rows.get(code, 0)
+            if least <= found <= most:
+                wrong = self.wrong_since.pop(code, None)
+                if wrong is not None:
+                    self.episodes.append((code, wrong[0], now - wrong[0], wrong[1]))
+            elif code not in self.wrong_since:
+                self.wrong_since[code] = (now, self.how(found, least, most))
 
     def end(self, now: float) -> None:
-        for code, began in self.wrong_since.items():
-            self.episodes.append((code, began, now - began))
+        for code, (began, how) in self.wrong_since.items():
+            self.episodes.append((code, began, now - began, how))
         self.wrong_since.clear()
 
     def summary(self, started: float, events: list[tuple[str, float]]) -> str:
-        """The times a room was wrong, and each over the bound with the last fault or
-        burst that began before it (``events``: a name, and when it began)."""
-        longest = max((length for _, _, length in self.episodes), default=0.0)
+        """The times a room was wrong, and each over the bound, how it was wrong, with the
+        last fault or burst that began before it (``events``: a name, and when it began)."""
+        longest = max((episode[2] for episode in self.episodes), default=0.0)
         over = [episode for episode in self.episodes if episode[2] > PRESENCE_BOUND]
         lines = [
             f"presence watched every second ({self.looks} looks): {len(self.episodes)} times "
             f"a room was wrong, the longest {longest:.1f} s; wrong for longer than "
             f"{PRESENCE_BOUND:.0f} s: {len(over)}"
         ]
-        for code, began, length in over[:10]:
+        for code, began, length, how in over[:10]:
             before = [name for name, at in sorted(events, key=lambda e: e[1]) if at <= began]
             after = f", after {before[-1]}" if before else ""
-            lines.append(f"  {code} from {began - started:.0f} s for {length:.1f} s{after}")
+            lines.append(f"  {code} from {began - started:.0f} s for {length:.1f} s ({how}){after}")
         return "\n".join(lines)
 
 

@@ -8,9 +8,10 @@ repaired them: players waited for people who were gone.
 Now every open socket is a :class:`~games.models.Connection` row, and presence is
 *derived*: the rows seen within :data:`EXPIRY`. Each server process refreshes
 the rows of its own sockets every :data:`HEARTBEAT` in one statement
-(:func:`beat`), so the rows of a killed process stop being refreshed, stop
-counting :data:`EXPIRY` later, and are swept away by any process (:func:`sweep`),
-which tells their rooms. A process whose rows were swept while it was cut off
+(:func:`beat`, on a database thread of its own, :func:`games.live.outbox.on_presence_thread`,
+so that no queue of the rooms' work holds it back), so the rows of a killed process stop
+being refreshed, stop counting :data:`EXPIRY` later, and are swept away by any process
+(:func:`sweep`), which tells their rooms. A process whose rows were swept while it was cut off
 from the database (an outage longer than :data:`EXPIRY`) writes them back on its
 next beat and tells the rooms too. So no close, crash or outage leaves presence
 wrong for longer than :data:`EXPIRY` and a beat. A socket that closes has its row deleted

@@ -28,6 +28,9 @@ long as the process lived. How it is guaranteed now:
    statement for all that closed meanwhile (1,000 sockets closed at once are a few
    statements, not 1,000 transactions), then each room is told who is here now, under its
    lock (:func:`games.live.presence.tell_presence`).
+5. **Never behind the rooms' work.** The deletions, like the heartbeat's beats and sweeps, run
+   on the process's presence thread (:func:`games.live.outbox.on_presence_thread`), not
+   queued on the rooms' database thread behind a burst of arrivals or commands.
 
 What only the expiry can end: the sockets of a process killed with SIGKILL (or of a
 machine gone), within :data:`heartbeat.EXPIRY` and a beat.
@@ -84,7 +87,7 @@ async def _release_ended() -> None:
     while _ended:
         batch = dict(_ended)
         try:
-            await outbox.on_database_thread(services.release)(list(batch))
+            await outbox.on_presence_thread(services.release)(list(batch))
         except Exception as error:  # The database is away: the rows expire by themselves.
             logger.warning("%d closed sockets' rows were not deleted (%s)", len(batch), error)
             continue

@@ -185,6 +185,29 @@ def _thread_of(game: str) -> ThreadPoolExecutor:
     return _threads[zlib.crc32(game.encode()) % len(_threads)]
 
 
+def on_presence_thread(function: Callable[P, T]) -> Callable[P, Coroutine[Any, Any, T]]:
+    """``function`` to run on this process's presence thread, a database thread of its own.
+
+    The heartbeat's beats and sweeps and the deletion of closed sockets' rows
+    (:mod:`games.live.heartbeat`, :mod:`games.live.leaving`) run there, one at a time and in
+    the order given, never queued behind the rooms' work. On the shared thread a burst of
+    1,000 arrivals could hold a process's beats back past the rows' expiry: the other
+    process swept its rows as a dead process's, and rooms showed people gone who were
+    there. The soak's 12 rooms wrong for 10.7-23.7 s in a burst at a load of 10-12 were
+    most likely that (benchmarks/README.md).
+    """
+    if not _presence_thread:
+        _presence_thread.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="presence"))
+    wrapped: Callable[P, Coroutine[Any, Any, T]] = database_sync_to_async(
+        function, thread_sensitive=False, executor=_presence_thread[0]
+    )
+    return wrapped
+
+
+_presence_thread: list[ThreadPoolExecutor] = []
+os.register_at_fork(after_in_child=_presence_thread.clear)
+
+
 PRESENCE = "game.presence"
 #: Presence messages for a room are sent at most this often, in seconds (the last one).
 PRESENCE_EVERY = 0.2

@@ -113,10 +113,10 @@ async def keep_alive() -> None:
             # A row seen since the beat began is no dead process's, however late the sweep.
             since = heartbeat.fresh_since()
             alive = list(heartbeat.sockets.values())
-            owed.update(await outbox.on_database_thread(heartbeat.beat)(alive) if alive else [])
+            owed.update(await outbox.on_presence_thread(heartbeat.beat)(alive) if alive else [])
             beaten = {socket.id for socket in alive}
             held_since = [id for id in heartbeat.sockets if id not in beaten]
-            owed.update(await outbox.on_database_thread(heartbeat.sweep)(since, held_since))
+            owed.update(await outbox.on_presence_thread(heartbeat.sweep)(since, held_since))
         except Exception:  # The database is away, say: beat again later.
             logger.exception("the presence heartbeat failed; trying again")
         for code in sorted(owed):
