@@ -15,8 +15,9 @@ import asyncio
 import contextlib
 import logging
 import time
+import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
@@ -65,6 +66,49 @@ TRY_AGAIN_SPREAD = 2.0
 UNAVAILABLE = outbox.UNAVAILABLE
 #: How long a consumer waits before asking the channel layer again after it failed.
 LAYER_RETRY_SECONDS = 0.5
+#: How many arrivals (a socket's row and snapshot: a trip to the database thread) a process
+#: sends to the database thread at once (:func:`arrival_turns`).
+ARRIVALS_AT_ONCE = 4
+
+
+class ArrivalTurns:
+    """The arrivals of one event loop, taken a few at a time.
+
+    A burst of reconnections (every browser after a restart, 1,000 sockets in two seconds)
+    waits here for its turn, not in the database thread's queue: there, every command of
+    every game in play would wait behind all of the burst's arrivals, tens of seconds at a
+    load of 10. Here a command waits behind :data:`ARRIVALS_AT_ONCE` at most.
+    """
+
+    def __init__(self, at_once: int) -> None:
+        self.slots = asyncio.Semaphore(at_once)
+        #: Arrivals waiting for a turn now.
+        self.waiting = 0
+
+    @contextlib.asynccontextmanager
+    async def turn(self) -> AsyncIterator[None]:
+        self.waiting += 1
+        try:
+            await self.slots.acquire()
+        finally:
+            self.waiting -= 1
+        try:
+            yield
+        finally:
+            self.slots.release()
+
+
+_arrival_turns: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, ArrivalTurns] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def arrival_turns() -> ArrivalTurns:
+    """The running event loop's :class:`ArrivalTurns` (a test's loop has its own)."""
+    loop = asyncio.get_running_loop()
+    if loop not in _arrival_turns:
+        _arrival_turns[loop] = ArrivalTurns(ARRIVALS_AT_ONCE)
+    return _arrival_turns[loop]
 
 
 def try_again_reason(error: Exception) -> str:
@@ -331,15 +375,15 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         """Join the room's group, take this connection's seat, and send the snapshot."""
         # Join the group before reading the snapshot, so no event falls between the two.
         await self.channel_layer.group_add(room_group(self.code), self.channel_name)
-        arriving = asyncio.ensure_future(
-            outbox.run(services.arrive_from, self.code, self.session_key)
-        )
+        arriving = asyncio.ensure_future(self._arrive_in_turn())
         try:
             arrival = await asyncio.shield(arriving)
         except asyncio.CancelledError:
             # Stopped while its row was being written: the row goes once it is written.
             arriving.add_done_callback(self._release_arrival)
             raise
+        if arrival is None:  # The socket closed before its turn came: nothing was written.
+            return
         self.user_id, self.player_id = arrival.user_id, arrival.player_id
         self.connection_id = arrival.connection_id
         if self.closed:  # The socket closed while it arrived.
@@ -351,9 +395,20 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await self.send_json(arrival.snapshot)
         await self.send_watching()
 
-    def _release_arrival(self, arriving: asyncio.Future[services.Arrival]) -> None:
-        if not arriving.cancelled() and arriving.exception() is None:
-            leaving.release(arriving.result().connection_id, self.code)
+    async def _arrive_in_turn(self) -> services.Arrival | None:
+        """Write this socket's row and read its snapshot, when its turn comes
+        (:class:`ArrivalTurns`); ``None`` if the socket closed while it waited."""
+        async with arrival_turns().turn():
+            if self.closed:
+                return None
+            return await outbox.run(services.arrive_from, self.code, self.session_key)
+
+    def _release_arrival(self, arriving: asyncio.Future[services.Arrival | None]) -> None:
+        if arriving.cancelled() or arriving.exception() is not None:
+            return
+        arrival = arriving.result()
+        if arrival is not None:
+            leaving.release(arrival.connection_id, self.code)
 
     def identity(self) -> tuple[str, int | None]:
         """This connection's browser session key, and its account's id when logged in

@@ -227,3 +227,68 @@ async def test_a_socket_s_row_goes_and_its_process_beats_while_the_rooms_thread_
     await told_nobody_watches(ana)
     await check_gone(code, ana, fake_clock)
     await ana.close()
+
+
+async def test_a_burst_of_arrivals_takes_turns_and_a_game_s_command_goes_between(  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch, fake_clock
+) -> None:
+    """A burst of sockets arrives :data:`consumers.ARRIVALS_AT_ONCE` at a time: the rest wait
+    their turn on the event loop, not in the database thread's queue, so a command from a
+    player of another room runs after the arrivals already on the thread, not after the
+    whole burst."""
+    monkeypatch.setattr(consumers, "ARRIVALS_AT_ONCE", 1)
+    _, ana, _ = await room_with_a_watcher()
+    await ana.drain()
+    crowd = await new_game()
+    ran: list[str] = []
+    first_in, go_on = threading.Event(), threading.Event()
+    arrive, snapshot = services.arrive_from, services.snapshot
+
+    def arrive_in_order(room: str, session_key: str) -> Any:
+        if not first_in.is_set():
+            first_in.set()
+            assert go_on.wait(30)  # The first of the burst holds the database thread.
+        ran.append("arrival")
+        return arrive(room, session_key)
+
+    def snapshot_in_order(room: str, *args: Any) -> Any:
+        ran.append("command")
+        return snapshot(room, *args)
+
+    # Ana's command is on the database thread's queue once its call has taken its first step.
+    on_database_thread, queued = outbox.on_database_thread, asyncio.Event()
+
+    def spied(function: Any, game: str | None = None) -> Any:
+        call = on_database_thread(function, game)
+        if function is not snapshot_in_order:
+            return call
+
+        async def queue(*args: Any) -> Any:
+            running = asyncio.ensure_future(call(*args))
+            await asyncio.sleep(0)  # Its first step, which hands it to the thread, runs first.
+            queued.set()
+            return await running
+
+        return queue
+
+    monkeypatch.setattr(services, "arrive_from", arrive_in_order)
+    monkeypatch.setattr(services, "snapshot", snapshot_in_order)
+    monkeypatch.setattr(outbox, "on_database_thread", spied)
+    burst = [Client(crowd) for _ in range(5)]
+    connecting = [asyncio.ensure_future(client.connect()) for client in burst]
+    assert await asyncio.to_thread(first_in.wait, 30)
+    turns = consumers.arrival_turns()
+    deadline = asyncio.get_running_loop().time() + 30
+    while turns.waiting != 4:  # Every other socket of the burst waits for its turn.
+        assert asyncio.get_running_loop().time() < deadline, f"{turns.waiting} wait"
+        await asyncio.sleep(0.01)
+
+    await ana.send(type="snapshot")
+    await asyncio.wait_for(queued.wait(), 30)
+    go_on.set()
+    await ana.expect("snapshot")
+    await asyncio.gather(*connecting)
+
+    assert ran == ["arrival", "command", "arrival", "arrival", "arrival", "arrival"]
+    for client in (ana, *burst):
+        await client.close()
