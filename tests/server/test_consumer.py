@@ -170,6 +170,14 @@ def stored(code: str) -> tuple[object, ...]:
     return fingerprint(code)
 
 
+def count_rows(code: str) -> int:
+    """How many sockets room ``code`` counts as here (its connection rows)."""
+    return Connection.objects.filter(game__code=code).count()
+
+
+rows = database_sync_to_async(count_rows)
+
+
 @database_sync_to_async
 def stored_version(code: str) -> int:
     """The version of room ``code``: that of its last event."""
@@ -1028,12 +1036,6 @@ async def test_a_rematch_takes_the_player_and_the_watcher_to_the_new_room(fixed_
         await client.close()
 
 
-@database_sync_to_async
-def rows_of(code: str) -> int:
-    """How many sockets room ``code`` counts as here (its connection rows)."""
-    return Connection.objects.filter(game__code=code).count()
-
-
 async def test_a_test_ends_with_its_sockets_closed_and_their_rows_deleted() -> None:
     """What every async test's clean-up does (:mod:`tests.sockets`), shown on two sockets left
     open, as a test leaves them: their consumers end, and nothing is left for the database
@@ -1041,11 +1043,11 @@ async def test_a_test_ends_with_its_sockets_closed_and_their_rows_deleted() -> N
     code = await new_game()
     ana = await seat(code, "Ana")
     watcher = await Client(code).connect()
-    assert await rows_of(code) == 2
+    assert await rows(code) == 2
 
     await sockets.close_all()
 
     assert ana.communicator.future.done()
     assert watcher.communicator.future.done()
-    assert await rows_of(code) == 0
+    assert await rows(code) == 0
     assert sockets.opened == []

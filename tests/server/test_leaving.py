@@ -12,15 +12,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 
 from games.live import consumers, heartbeat, leaving, outbox, services
-from games.models import Connection
-from tests.server.test_consumer import Client, new_game, seat
+from tests.server.test_consumer import Client, count_rows, new_game, rows, seat
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -40,9 +39,12 @@ def no_sockets_left() -> Iterator[None]:
     heartbeat.untold.clear()
 
 
-@database_sync_to_async
-def rows(code: str) -> int:
-    return Connection.objects.filter(game__code=code).count()
+async def until(holds: Callable[[], Awaitable[bool]], failure: str) -> None:
+    """Check ``holds`` every 50 ms until it does (30 s bound a failure, never decide one)."""
+    deadline = asyncio.get_running_loop().time() + 30
+    while not await holds():
+        assert asyncio.get_running_loop().time() < deadline, failure
+        await asyncio.sleep(0.05)
 
 
 @database_sync_to_async
@@ -161,10 +163,10 @@ async def test_a_consumer_stopped_while_its_row_is_written_leaves_no_presence(  
     go_on.set()
     assert await asyncio.to_thread(written.wait, 30)
 
-    deadline = asyncio.get_running_loop().time() + 30
-    while await rows(code) != 1:  # Until the late row is written, then deleted.
-        assert asyncio.get_running_loop().time() < deadline, "the late row stayed"
-        await asyncio.sleep(0.05)
+    async def one_row() -> bool:  # The late row written, then deleted.
+        return await rows(code) == 1
+
+    await until(one_row, "the late row stayed")
     await check_gone(code, ana, fake_clock)
     await ana.close()
 
@@ -215,11 +217,11 @@ async def test_a_socket_s_row_goes_and_its_process_beats_while_the_rooms_thread_
     assert len(held) == 2
     assert await outbox.on_presence_thread(heartbeat.beat)(held) == []  # Beaten, every row there.
     await watcher.communicator.send_input({"type": "websocket.disconnect", "code": 1001})
-    count = outbox.on_presence_thread(lambda: Connection.objects.filter(game__code=code).count())
-    deadline = asyncio.get_running_loop().time() + 30
-    while await count() != 1:  # Until the watcher's row is deleted, on the presence thread.
-        assert asyncio.get_running_loop().time() < deadline, "the row waited for the rooms' thread"
-        await asyncio.sleep(0.05)
+
+    async def watcher_gone() -> bool:  # Its row deleted, read on the presence thread too.
+        return await outbox.on_presence_thread(count_rows)(code) == 1
+
+    await until(watcher_gone, "the row waited for the rooms' thread")
     assert not holding.done()  # All of it while the rooms' thread was held.
 
     free.set()
@@ -278,10 +280,11 @@ async def test_a_burst_of_arrivals_takes_turns_and_a_game_s_command_goes_between
     connecting = [asyncio.ensure_future(client.connect()) for client in burst]
     assert await asyncio.to_thread(first_in.wait, 30)
     turns = consumers.arrival_turns()
-    deadline = asyncio.get_running_loop().time() + 30
-    while turns.waiting != 4:  # Every other socket of the burst waits for its turn.
-        assert asyncio.get_running_loop().time() < deadline, f"{turns.waiting} wait"
-        await asyncio.sleep(0.01)
+
+    async def the_rest_wait() -> bool:  # Every other socket of the burst waits for its turn.
+        return turns.waiting == 4
+
+    await until(the_rest_wait, "the burst did not wait for its turns")
 
     await ana.send(type="snapshot")
     await asyncio.wait_for(queued.wait(), 30)
