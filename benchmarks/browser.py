@@ -205,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from playwright.sync_api import sync_playwright
 
-    executable = find_chromium()
+    executable = find_chromium(shell=False)  # A person's browser, not the tests' headless shell.
     if executable is None:
         raise SystemExit("no Chromium: apt-get install chromium, or set CHROMIUM")
     server = StaticServer()

@@ -7,12 +7,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup-venv.sh test
 
-# The browser tests drive Debian's Chromium: Playwright cannot download its own here. They
-# need a colour emoji font too, or Chromium draws the daily game's share symbols (🟩 🟨 ⬛ ⬜)
-# as empty boxes in the screenshots: Debian's fonts-noto-color-emoji.
+# The browser tests drive Debian's Chromium: Playwright cannot download its own here. Most
+# run in its headless shell (chromium-headless-shell: the same Blink at about half the CPU),
+# the few that need the whole browser in chromium (tests/browser/chromium.py). They need a
+# colour emoji font too, or Chromium draws the daily game's share symbols (🟩 🟨 ⬛ ⬜) as
+# empty boxes in the screenshots: Debian's fonts-noto-color-emoji.
 missing=()
-if [ -z "${CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
-  missing+=(chromium)
+if [ -z "${CHROMIUM:-}" ]; then
+  for package in chromium chromium-headless-shell; do
+    command -v "$package" >/dev/null 2>&1 || missing+=("$package")
+  done
 fi
 if ! { command -v fc-list >/dev/null 2>&1 && fc-list | grep -qi "Noto Color Emoji"; }; then
   missing+=(fonts-noto-color-emoji)

@@ -379,12 +379,12 @@ class Chromium:
 
     def __init__(self) -> None:
         self._playwright: Any = None
-        self._browser: Any = None
+        self._browsers: dict[str, Any] = {}
         self._allowed_async_unsafe = False
 
     def browser(self, executable: str) -> Any:
-        """The running Chromium, launched first if it is not."""
-        if self._browser is None:
+        """The running Chromium of ``executable``, launched first if it is not."""
+        if self._playwright is None:
             # Playwright's sync API runs an event loop in this thread; Django refuses ORM
             # calls from a thread with a running loop unless told this is deliberate
             # (and only for as long as the loop runs: the other tests keep the check).
@@ -394,20 +394,23 @@ class Chromium:
             from playwright.sync_api import sync_playwright
 
             self._playwright = sync_playwright().start()
-            self._browser = self._playwright.chromium.launch(
+        if executable not in self._browsers:
+            self._browsers[executable] = self._playwright.chromium.launch(
                 executable_path=executable, args=CHROMIUM_ARGS
             )
-        return self._browser
+        return self._browsers[executable]
 
     def stop(self) -> None:
-        """Close Chromium and stop Playwright's loop, if they run."""
+        """Close the browsers and stop Playwright's loop, if they run."""
         if self._playwright is None:
             return
         try:
-            self._browser.close()
+            for browser in self._browsers.values():
+                browser.close()
         finally:
             self._playwright.stop()
-            self._playwright = self._browser = None
+            self._playwright = None
+            self._browsers = {}
             if self._allowed_async_unsafe:
                 del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
                 self._allowed_async_unsafe = False
@@ -416,16 +419,28 @@ class Chromium:
 CHROMIUM = Chromium()
 
 
-@pytest.fixture
-def browser():  # type: ignore[no-untyped-def]
-    """A headless Chromium driven by Playwright, shared by the browser tests of this process."""
-    executable = find_chromium()
+def _launched(*, shell: bool) -> Any:
+    executable = find_chromium(shell=shell)
     if executable is None:
         message = "no Chromium on this machine: apt-get install chromium, or set CHROMIUM"
         if os.environ.get("REQUIRE_BROWSER"):
             pytest.fail(message)
         pytest.skip(message)
     return CHROMIUM.browser(executable)
+
+
+@pytest.fixture
+def browser():  # type: ignore[no-untyped-def]
+    """A headless Chromium driven by Playwright, shared by the browser tests of this process:
+    Debian's headless shell where it is installed (:func:`find_chromium`)."""
+    return _launched(shell=True)
+
+
+@pytest.fixture
+def full_browser():  # type: ignore[no-untyped-def]
+    """The whole Chromium, headless, for what the headless shell leaves out (it shows no
+    notifications); launched beside :func:`browser` on first use."""
+    return _launched(shell=False)
 
 
 @pytest.fixture

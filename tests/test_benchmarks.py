@@ -196,7 +196,7 @@ def skip_unless_possible(run: Run, request: pytest.FixtureRequest) -> None:
     elif run.needs == "yatzy":
         request.getfixturevalue("tables")
         request.getfixturevalue("kept_tables")
-    elif run.needs == "chromium" and find_chromium() is None:
+    elif run.needs == "chromium" and find_chromium(shell=False) is None:
         message = "no Chromium on this machine: apt-get install chromium, or set CHROMIUM"
         if os.environ.get("REQUIRE_BROWSER"):
             pytest.fail(message)

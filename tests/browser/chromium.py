@@ -15,10 +15,20 @@ CHROMIUM_ARGS = [
 ]
 
 
-def find_chromium() -> str | None:
-    """A system Chromium: $CHROMIUM, else chromium (or chromium-browser) on the PATH."""
+def find_chromium(*, shell: bool = True) -> str | None:
+    """A system Chromium: $CHROMIUM, else Debian's chromium-headless-shell (unless ``shell``
+    is false), else chromium (or chromium-browser) on the PATH.
+
+    The headless shell is the same Blink without the browser's windows and features that
+    need them, the build Playwright itself runs headless. The browser tests run in it: the
+    same tests took 40.5 s of Chromium's CPU in it against 73.8 s in the full browser
+    (test_room.py and test_table.py, -n 0, load 3-4). The full browser is asked for where
+    the shell falls short (it shows no notifications) and where what a person's browser
+    does is measured (benchmarks/browser.py).
+    """
     for candidate in (
         os.environ.get("CHROMIUM"),
+        shutil.which("chromium-headless-shell") if shell else None,
         shutil.which("chromium"),
         shutil.which("chromium-browser"),
     ):
