@@ -1,5 +1,6 @@
 """Fixtures shared by the whole suite: a live Daphne server and a real Chromium."""
 
+import contextlib
 import fcntl
 import os
 import subprocess
@@ -453,3 +454,33 @@ def screenshot_dir() -> Path:
     path = Path(os.environ.get("YAHTZEE_SCREENSHOTS_DIR") or ARTIFACTS / "screenshots")
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None) -> Iterator[None]:
+    """pytest-django's test databases; before they are dropped, the connections of the
+    database threads the tests used are closed (:func:`close_threads_connections`)."""
+    yield
+    close_threads_connections()
+
+
+def close_threads_connections() -> None:
+    """Close the database connections of every long-lived thread the tests ran work on.
+
+    Django keeps a connection per thread. Async tests call the database on asgiref's one
+    thread, the outbox's game threads and its presence thread; a connection one of them
+    left open (a test's plain ``sync_to_async`` closes nothing) is never given back to
+    PostgreSQL's pool, which closes only the connections it holds: the likely cause of the
+    PostgreSQL pass's warning, about once a run, that a worker's test database could not be
+    dropped, "being accessed by other users (2 other sessions)".
+    """
+    from asgiref.sync import SyncToAsync
+
+    from games.live import outbox
+
+    threads = [SyncToAsync.single_thread_executor, *outbox._threads, *outbox._presence_thread]
+    for thread in threads:
+        # RuntimeError: shut down already, its thread gone and its connections with it.
+        with contextlib.suppress(RuntimeError):
+            thread.submit(connections.close_all).result(timeout=30)
+    connections.close_all()
