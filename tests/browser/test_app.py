@@ -26,9 +26,10 @@ def worker_ready(page: Page) -> None:
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
 
-def push_to(context: BrowserContext, page: Page, origin: str, data: str) -> None:
+def push_to(context: BrowserContext, page: Page, origin: str, data: str) -> list[str]:
     """Deliver ``data`` as a push message to the page's service worker, as Chromium's own
-    push service would (the DevTools protocol's ServiceWorker.deliverPushMessage)."""
+    push service would (the DevTools protocol's ServiceWorker.deliverPushMessage); the
+    registrations the protocol told of, the first one pushed to."""
     cdp = context.new_cdp_session(page)
     found: list[str] = []
     cdp.on(
@@ -42,6 +43,7 @@ def push_to(context: BrowserContext, page: Page, origin: str, data: str) -> None
         page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
     message = {"origin": origin, "registrationId": found[0], "data": data}
     cdp.send("ServiceWorker.deliverPushMessage", message)
+    return found
 
 
 def test_the_service_worker_registers_and_shows_a_pushed_turn_with_the_rooms_link(
@@ -73,14 +75,15 @@ def test_the_service_worker_registers_and_shows_a_pushed_turn_with_the_rooms_lin
         "url": "/g/AbCdEfGh12345678/",
         "at": "2026-11-26T12:00:00+00:00",
     }
-    push_to(context, page, live_server_url, json.dumps(notice))
+    registration = push_to(context, page, live_server_url, json.dumps(notice))
 
     # The worker shows the notification when it has handled the push: ask until it is there
     # (a promise from wait_for_function's predicate is truthy at once, so it waited for nothing).
     shown = page.evaluate(
         """async () => {
             const r = await navigator.serviceWorker.ready;
-            for (let tries = 0; tries < 300; tries++) {
+            const until = Date.now() + 30000;
+            while (Date.now() < until) {
                 const found = await r.getNotifications();
                 if (found.length) {
                     return found.map((n) => ({
@@ -92,6 +95,11 @@ def test_the_service_worker_registers_and_shows_a_pushed_turn_with_the_rooms_lin
             return [];
         }"""
     )
+    if not shown:  # What the worker saw, to tell a lost push from a refused notification.
+        workers = [
+            (w.url, w.evaluate("() => Notification.permission")) for w in context.service_workers
+        ]
+        print(f"no notification: pushed to registration {registration}; workers {workers}")
     assert shown == [
         {
             "title": "Your turn",
