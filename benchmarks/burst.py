@@ -19,7 +19,9 @@ It opens ``--rooms`` rooms through the API, then ``--sockets`` websockets spread
 over them, all started within ``--within`` seconds, and waits for each one's
 snapshot. It prints how many got their snapshot, how many were refused and how
 (HTTP status of the handshake, or close code), and the time from a socket's start
-to its snapshot (p50, p99, max), with the load average. It asserts nothing; it
+to its snapshot (p50, p99, max), with the load average. It also counts what each socket
+was sent after its snapshot until the whole burst had its snapshots, by type: in a burst,
+mostly the rooms' presence, which grows with the burst's length. It asserts nothing; it
 exits with status 1 when a socket got no snapshot.
 """
 
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -52,10 +55,11 @@ def open_room(url: str) -> str:
 
 
 async def one_socket(
-    ws_url: str, origin: str, start_in: float, timeout: float
+    ws_url: str, origin: str, start_in: float, timeout: float, sent_after: Counter[str]
 ) -> tuple[str, float | None, websockets.ClientConnection | None]:
     """Open a socket to ``ws_url`` after ``start_in`` seconds: how it went, and how long
-    the snapshot took."""
+    the snapshot took. From then on, what it is sent is counted by type in ``sent_after``
+    (until :func:`burst` stops the counting)."""
     await asyncio.sleep(start_in)
     started = time.monotonic()
     try:
@@ -73,12 +77,23 @@ async def one_socket(
             while True:
                 message = json.loads(await ws.recv())
                 if message["type"] == "snapshot":
+                    COUNTING.add(asyncio.create_task(count_sent(ws, sent_after)))
                     return "snapshot", time.monotonic() - started, ws
     except websockets.ConnectionClosed as error:
         code_ = error.rcvd.code if error.rcvd else None
         return f"closed {code_}", None, None
     except TimeoutError:
         return "no snapshot in time", None, ws
+
+
+#: The tasks counting what sockets are sent after their snapshot.
+COUNTING: set[asyncio.Task[None]] = set()
+
+
+async def count_sent(ws: websockets.ClientConnection, sent: Counter[str]) -> None:
+    with contextlib.suppress(websockets.ConnectionClosed):
+        while True:
+            sent[json.loads(await ws.recv())["type"]] += 1
 
 
 @dataclass
@@ -101,8 +116,11 @@ async def burst(
     """Open the sockets, print what came of them."""
     load = os.getloadavg()[0]
     ws_base = "ws" + url.removeprefix("http")
+    sent_after: Counter[str] = Counter()
     tasks = [
-        one_socket(ws_base + random.choice(paths), url, random.uniform(0, within), timeout)
+        one_socket(
+            ws_base + random.choice(paths), url, random.uniform(0, within), timeout, sent_after
+        )
         for _ in range(sockets)
     ]
     cpu_before = cpu_seconds(pids) if pids else 0.0
@@ -110,6 +128,10 @@ async def burst(
     results = await asyncio.gather(*tasks)
     took = time.monotonic() - began
     cpu = cpu_seconds(pids) - cpu_before if pids else None
+    for counting in COUNTING:
+        counting.cancel()
+    await asyncio.gather(*COUNTING, return_exceptions=True)
+    COUNTING.clear()
     outcomes = Counter(outcome for outcome, _, _ in results)
     waits = sorted(wait for _, wait, _ in results if wait is not None)
     print(f"{sockets} sockets over {len(paths)} rooms, started within {within} s")
@@ -122,6 +144,8 @@ async def burst(
             f"time to snapshot: p50 {statistics.median(waits) * 1000:.0f} ms, "
             f"p99 {found.p(0.99) * 1000:.0f} ms, max {waits[-1] * 1000:.0f} ms"
         )
+    after = ", ".join(f"{kind} {count}" for kind, count in sent_after.most_common()) or "nothing"
+    print(f"sent after their snapshots, until the last snapshot: {after}")
     if cpu is not None:
         print(f"server CPU: {cpu:.2f} s, {cpu / sockets * 1000:.2f} ms a socket")
     await asyncio.gather(*(ws.close() for _, _, ws in results if ws is not None))

@@ -15,9 +15,8 @@ import asyncio
 import contextlib
 import logging
 import time
-import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
@@ -66,49 +65,6 @@ TRY_AGAIN_SPREAD = 2.0
 UNAVAILABLE = outbox.UNAVAILABLE
 #: How long a consumer waits before asking the channel layer again after it failed.
 LAYER_RETRY_SECONDS = 0.5
-#: How many arrivals (a socket's row and snapshot: a trip to the database thread) a process
-#: sends to the database thread at once (:func:`arrival_turns`).
-ARRIVALS_AT_ONCE = 4
-
-
-class ArrivalTurns:
-    """The arrivals of one event loop, taken a few at a time.
-
-    A burst of reconnections (every browser after a restart, 1,000 sockets in two seconds)
-    waits here for its turn, not in the database thread's queue: there, every command of
-    every game in play would wait behind all of the burst's arrivals, tens of seconds at a
-    load of 10. Here a command waits behind :data:`ARRIVALS_AT_ONCE` at most.
-    """
-
-    def __init__(self, at_once: int) -> None:
-        self.slots = asyncio.Semaphore(at_once)
-        #: Arrivals waiting for a turn now.
-        self.waiting = 0
-
-    @contextlib.asynccontextmanager
-    async def turn(self) -> AsyncIterator[None]:
-        self.waiting += 1
-        try:
-            await self.slots.acquire()
-        finally:
-            self.waiting -= 1
-        try:
-            yield
-        finally:
-            self.slots.release()
-
-
-_arrival_turns: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, ArrivalTurns] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def arrival_turns() -> ArrivalTurns:
-    """The running event loop's :class:`ArrivalTurns` (a test's loop has its own)."""
-    loop = asyncio.get_running_loop()
-    if loop not in _arrival_turns:
-        _arrival_turns[loop] = ArrivalTurns(ARRIVALS_AT_ONCE)
-    return _arrival_turns[loop]
 
 
 def try_again_reason(error: Exception) -> str:
@@ -397,8 +353,9 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def _arrive_in_turn(self) -> services.Arrival | None:
         """Write this socket's row and read its snapshot, when its turn comes
-        (:class:`ArrivalTurns`); ``None`` if the socket closed while it waited."""
-        async with arrival_turns().turn():
+        (:class:`~games.live.outbox.ArrivalTurns`); ``None`` if the socket closed while it
+        waited."""
+        async with outbox.arrival_turns().turn():
             if self.closed:
                 return None
             return await outbox.run(services.arrive_from, self.code, self.session_key)

@@ -234,11 +234,11 @@ async def test_a_socket_s_row_goes_and_its_process_beats_while_the_rooms_thread_
 async def test_a_burst_of_arrivals_takes_turns_and_a_game_s_command_goes_between(  # type: ignore[no-untyped-def]
     monkeypatch: pytest.MonkeyPatch, fake_clock
 ) -> None:
-    """A burst of sockets arrives :data:`consumers.ARRIVALS_AT_ONCE` at a time: the rest wait
+    """A burst of sockets arrives :data:`outbox.ARRIVALS_AT_ONCE` at a time: the rest wait
     their turn on the event loop, not in the database thread's queue, so a command from a
     player of another room runs after the arrivals already on the thread, not after the
     whole burst."""
-    monkeypatch.setattr(consumers, "ARRIVALS_AT_ONCE", 1)
+    monkeypatch.setattr(outbox, "ARRIVALS_AT_ONCE", 1)
     _, ana, _ = await room_with_a_watcher()
     await ana.drain()
     crowd = await new_game()
@@ -279,7 +279,7 @@ async def test_a_burst_of_arrivals_takes_turns_and_a_game_s_command_goes_between
     burst = [Client(crowd) for _ in range(5)]
     connecting = [asyncio.ensure_future(client.connect()) for client in burst]
     assert await asyncio.to_thread(first_in.wait, 30)
-    turns = consumers.arrival_turns()
+    turns = outbox.arrival_turns()
 
     async def the_rest_wait() -> bool:  # Every other socket of the burst waits for its turn.
         return turns.waiting == 4

@@ -143,6 +143,36 @@ async def test_presence_is_coalesced_and_a_crowd_s_at_most_once_a_second(  # typ
     ]
 
 
+@pytest.mark.asyncio
+async def test_while_arrivals_wait_for_their_turn_every_room_s_presence_waits_a_second(  # type: ignore[no-untyped-def]
+    monkeypatch,
+) -> None:
+    """Issue 28: in a burst, a small room's presence goes out at a crowd's pace (the longer
+    the burst, the more 0.2 s windows it would have gone out in); once nobody waits, at
+    the usual pace again."""
+    monkeypatch.setattr(outbox, "get_channel_layer", lambda: FlakyLayer(failures=0))
+    loop = asyncio.get_running_loop()
+    timers: list[float] = []
+    monkeypatch.setattr(loop, "call_later", lambda delay, call: timers.append(delay))
+    turns = outbox.arrival_turns()
+    monkeypatch.setattr(turns, "slots", asyncio.Semaphore(1))
+    first = turns.turn()
+    await first.__aenter__()  # One arrival on the database thread,
+    second = asyncio.ensure_future(turns.turn().__aenter__())  # one waiting for its turn.
+    while turns.waiting == 0:
+        await asyncio.sleep(0)
+
+    outbox.tell_presence_soon("burst", {"type": "presence", "players": [], "watchers": 3})
+    await first.__aexit__(None, None, None)
+    await second
+    assert turns.waiting == 0
+    outbox.tell_presence_soon("after", {"type": "presence", "players": [], "watchers": 3})
+
+    assert timers == [outbox.PRESENCE_EVERY_CROWD, outbox.PRESENCE_EVERY]
+    outbox._presence_due.clear()
+    turns.slots.release()
+
+
 def test_the_app_hands_the_bots_driver_to_the_outbox_at_start_up() -> None:
     # The outbox cannot import the bots (they post to it through the services).
     assert outbox._start_bot is bots.kick
