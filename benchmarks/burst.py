@@ -55,11 +55,15 @@ def open_room(url: str) -> str:
 
 
 async def one_socket(
-    ws_url: str, origin: str, start_in: float, timeout: float, sent_after: Counter[str]
+    ws_url: str,
+    origin: str,
+    start_in: float,
+    timeout: float,
+    sent_after: Counter[str] | None = None,
 ) -> tuple[str, float | None, websockets.ClientConnection | None]:
     """Open a socket to ``ws_url`` after ``start_in`` seconds: how it went, and how long
-    the snapshot took. From then on, what it is sent is counted by type in ``sent_after``
-    (until :func:`burst` stops the counting)."""
+    the snapshot took. From then on, what it is sent is counted by type in ``sent_after``,
+    if given (until :func:`burst` stops the counting)."""
     await asyncio.sleep(start_in)
     started = time.monotonic()
     try:
@@ -77,7 +81,8 @@ async def one_socket(
             while True:
                 message = json.loads(await ws.recv())
                 if message["type"] == "snapshot":
-                    COUNTING.add(asyncio.create_task(count_sent(ws, sent_after)))
+                    if sent_after is not None:
+                        COUNTING.add(asyncio.create_task(count_sent(ws, sent_after)))
                     return "snapshot", time.monotonic() - started, ws
     except websockets.ConnectionClosed as error:
         code_ = error.rcvd.code if error.rcvd else None
