@@ -287,6 +287,10 @@ def tell_presence_soon(code: str, message: dict[str, Any]) -> None:
     _presence_due[code] = (loop, message)
     if not waiting:
         crowd = message.get("watchers", 0) >= PRESENCE_CROWD
+        # A crowd's presence waits a second, and so does every room's while arrivals wait
+        # for their turn: the longer a burst's arrivals take, the more 0.2 s windows a
+        # room's presence would go out in (1,000 sockets over 100 rooms: about 7,500
+        # presence messages after their snapshots against 3,500; benchmarks/README.md).
         burst = arrival_turns().waiting > 0
         loop.call_later(
             PRESENCE_EVERY_CROWD if crowd or burst else PRESENCE_EVERY,

@@ -156,21 +156,22 @@ async def test_while_arrivals_wait_for_their_turn_every_room_s_presence_waits_a_
     monkeypatch.setattr(loop, "call_later", lambda delay, call: timers.append(delay))
     turns = outbox.arrival_turns()
     monkeypatch.setattr(turns, "slots", asyncio.Semaphore(1))
-    first = turns.turn()
-    await first.__aenter__()  # One arrival on the database thread,
-    second = asyncio.ensure_future(turns.turn().__aenter__())  # one waiting for its turn.
-    while turns.waiting == 0:
-        await asyncio.sleep(0)
 
-    outbox.tell_presence_soon("burst", {"type": "presence", "players": [], "watchers": 3})
-    await first.__aexit__(None, None, None)
-    await second
+    async def arrive() -> None:
+        async with turns.turn():
+            pass
+
+    async with turns.turn():  # One arrival on the database thread,
+        waiting = asyncio.ensure_future(arrive())  # and one that waits for its turn
+        await asyncio.sleep(0)  # (its first step takes it to the semaphore).
+        assert turns.waiting == 1
+        outbox.tell_presence_soon("burst", {"type": "presence", "players": [], "watchers": 3})
+    await waiting
     assert turns.waiting == 0
     outbox.tell_presence_soon("after", {"type": "presence", "players": [], "watchers": 3})
 
     assert timers == [outbox.PRESENCE_EVERY_CROWD, outbox.PRESENCE_EVERY]
-    outbox._presence_due.clear()
-    turns.slots.release()
+    outbox._presence_due.clear()  # Their timers were never set.
 
 
 def test_the_app_hands_the_bots_driver_to_the_outbox_at_start_up() -> None:
