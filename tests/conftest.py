@@ -4,7 +4,6 @@ import contextlib
 import fcntl
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -18,7 +17,7 @@ from django.db import connections
 from hypothesis import settings
 from playwright.sync_api import expect
 
-from tests import dice, sockets
+from tests import configurations, dice, sockets, tables
 from tests.browser.chromium import CHROMIUM_ARGS, find_chromium
 
 # Hypothesis's deadline (200 ms an example) is a timed assertion: with both cores kept
@@ -35,16 +34,10 @@ expect.set_options(timeout=15_000)
 # Helpers' asserts explain themselves as a test's own do.
 pytest.register_assert_rewrite("tests.browser.watch")
 
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ARTIFACTS = tables.ARTIFACTS
+STRATEGY_CACHE = tables.STRATEGY_CACHE
 #: The process solving the strategy tables for pytest-xdist's workers (:func:`solve_every_preset`).
 SOLVER = pytest.StashKey["subprocess.Popen[bytes]"]()
-
-
-#: The suite's own strategy tables, kept from run to run (ignored by git, like the rest of
-#: test-artifacts/). Safe to keep: a table's file name and contents carry a hash of the preset
-#: and of every module the solver runs (:mod:`games.strategy.cache`), so a change to the
-#: rules or the solver is solved afresh, and a new file replaces the old one.
-STRATEGY_CACHE = ARTIFACTS / "strategy-cache"
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -67,50 +60,34 @@ def pytest_configure(config: pytest.Config) -> None:
             config.stash[SOLVER] = solve_every_preset(config._strategy_cache)  # type: ignore[attr-defined]
 
 
-#: The presets whose tables are solved while the workers start. Yatzy's odds table takes a
-#: minute of CPU (a card of fifteen boxes: four times the states, 839,680), and few tests
-#: need it: its strategy table is solved here (every live server loads it), its odds by the
-#: tests that ask for :func:`kept_tables`.
-EVERY_RUN = ("official", "free_joker")
-STRATEGY_ONLY = ("yatzy",)
-KEPT = ("yatzy",)
-
-
 def solve_every_preset(directory: str) -> subprocess.Popen[bytes]:
     """Start solving every preset's tables into ``directory`` (``python -m games.strategy``).
 
     Each worker that met a missing table would compute it as well (a few seconds of
     both cores per preset, for each worker); the files would be whole (they are written
     beside and renamed) but the work repeated. Solved once here, while the workers
-    start and collect, they are read by all of them. The odds of the presets :data:`KEPT`
-    are not solved here: a test that needs them asks :func:`kept_tables`.
+    start and collect, they are read by all of them. The odds of the presets
+    :data:`tests.tables.KEPT` are not solved here: a test that needs them asks :func:`kept_tables`.
     """
     ARTIFACTS.mkdir(exist_ok=True)
-    presets = [*EVERY_RUN, *STRATEGY_ONLY, "--odds", *EVERY_RUN]
     with (ARTIFACTS / "strategy-cache.log").open("wb") as log:
         return subprocess.Popen(
-            [sys.executable, "-m", "games.strategy", *presets, "--cache-dir", directory],
-            cwd=ARTIFACTS.parent,
-            stdout=log,
-            stderr=subprocess.STDOUT,
+            tables.every_run(directory), cwd=ARTIFACTS.parent, stdout=log, stderr=subprocess.STDOUT
         )
 
 
 @pytest.fixture(scope="session")
 def kept_tables() -> None:
-    """Every table of the presets :data:`KEPT` (Yatzy), for the tests that play them: read from
-    the suite's cache, or solved into it first (a minute of CPU, once per change of the rules
-    or the solver). One worker solves; the others wait on the lock, then read."""
+    """Every table of the presets :data:`tests.tables.KEPT` (Yatzy), for the tests that play
+    them: read from the suite's cache, or solved into it first (a minute of CPU, once per
+    change of the rules or the solver; ``scripts/test.sh`` solves them before pytest starts).
+    One worker solves; the others wait on the lock, then read."""
     directory = Path(os.environ["YAHTZEE_STRATEGY_CACHE"])
     directory.mkdir(parents=True, exist_ok=True)
     with (directory / "kept.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # Released when the file closes.
-        subprocess.run(
-            [sys.executable, "-m", "games.strategy", *KEPT, "--cache-dir", str(directory)],
-            cwd=ARTIFACTS.parent,
-            check=True,
-            capture_output=True,
-        )
+        solve = tables.kept(directory)
+        subprocess.run(solve, cwd=ARTIFACTS.parent, check=True, capture_output=True)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -168,9 +145,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Run the browser tests last, so a process starts Chromium once (:class:`Chromium`), and
     give them :data:`BROWSER_TIMEOUT` unless they set a bound of their own (the tests that
     need :func:`kept_tables`, :data:`KEPT_TABLES_TIMEOUT`). Every async test ends with its
-    sockets closed (:func:`sockets_closed`)."""
+    sockets closed (:func:`sockets_closed`). The PostgreSQL + Redis pass skips the tests that
+    are the same in every configuration (:mod:`tests.configurations`)."""
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
     for item in items:
+        if configurations.same_in_every_configuration(item):
+            configurations.check_reads_no_database(item)
+            if configurations.POSTGRES_AND_REDIS:
+                item.add_marker(pytest.mark.skip(reason=configurations.RAN_IN_THE_DEFAULT_PASS))
         fixtures = getattr(item, "fixturenames", None)
         if item.get_closest_marker("asyncio") and fixtures is not None:
             # Last, so it is torn down first: before the database is flushed.

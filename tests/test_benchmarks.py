@@ -30,6 +30,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from tests import configurations
 from tests.browser.chromium import find_chromium
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,9 +41,7 @@ NOT_SCRIPTS = {"relay.py", "quick.py", "cpu.py"}
 #: A bound on a hang, not a measure: a quick run takes seconds, more on a busy machine.
 TIMEOUT = 600
 
-POSTGRES_AND_REDIS = bool(
-    os.environ.get("REDIS_URL") and os.environ.get("DATABASE_URL", "").startswith("postgres")
-)
+POSTGRES_AND_REDIS = configurations.POSTGRES_AND_REDIS
 
 
 @dataclass(frozen=True)
@@ -190,7 +189,16 @@ def benchmark_environment() -> dict[str, str]:
     return env
 
 
+#: The runs that bring up backends of their own, whatever the suite's (the environment above):
+#: the same in both of CI's passes, so the PostgreSQL + Redis pass leaves them to the first.
+OWN_BACKENDS = ("", "tables", "yatzy", "chromium")
+
+
 def skip_unless_possible(run: Run, request: pytest.FixtureRequest) -> None:
+    if POSTGRES_AND_REDIS and run.needs in OWN_BACKENDS:
+        pytest.skip(
+            "its own database and channel layer, the same in every pass: the default pass runs it"
+        )
     if run.needs == "tables":
         request.getfixturevalue("tables")
     elif run.needs == "yatzy":

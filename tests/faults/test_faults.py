@@ -32,14 +32,12 @@ import pytest
 import websockets
 from websockets.typing import Origin
 
+from tests import configurations
 from tests.faults import outage, play, stack
 
 pytestmark = [
     pytest.mark.skipif(
-        not (
-            os.environ.get("REDIS_URL")
-            and os.environ.get("DATABASE_URL", "").startswith("postgres")
-        ),
+        not configurations.POSTGRES_AND_REDIS,
         reason="the PostgreSQL + Redis pass runs the fault tests",
     ),
     # One pytest-xdist worker runs them all, on one stack (the module's ``site``): two
