@@ -10,11 +10,24 @@ python_bin="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ]; then
   echo "Creating .venv"
   "$python_bin" -m venv .venv
-  .venv/bin/python -m pip install --quiet --upgrade pip
+  # uv (from PyPI, like the rest) installs the project into a new .venv in 9 s, where pip
+  # took 29 s (itself upgraded first) or 36 s (Python 3.11's own).
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check uv
 fi
 extras="${1:-}"
 target="."
 [ -n "$extras" ] && target=".[$extras]"
-echo "Installing dependencies into .venv"
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e "$target"
+# What was installed last, and from which pyproject.toml: the same again installs nothing
+# (pip would take seconds to find that out). The project itself is installed editable, so
+# a change to its code needs no new install.
+stamp="$target $(sha256sum pyproject.toml | cut -d ' ' -f 1)"
+if [ "$(cat .venv/.installed 2>/dev/null)" != "$stamp" ]; then
+  echo "Installing dependencies into .venv"
+  if [ -x .venv/bin/uv ]; then
+    .venv/bin/uv pip install --quiet --python .venv/bin/python -e "$target"
+  else  # A .venv made before uv: pip, as then.
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e "$target"
+  fi
+  echo "$stamp" >.venv/.installed
+fi
 export PATH="$PWD/.venv/bin:$PATH"

@@ -36,7 +36,12 @@ fi
 # the browser tests run in each page, and happy-dom, the DOM the panels' node tests draw in.
 echo "== npm ci (axe-core for the accessibility tests, happy-dom for the panels' tests)"
 if command -v npm >/dev/null 2>&1; then
-  npm ci --no-audit --no-fund --loglevel=error
+  # Once per package-lock.json: npm ci removes node_modules and installs it all again.
+  lock="$(sha256sum package-lock.json | cut -d ' ' -f 1)"
+  if [ "$(cat node_modules/.installed 2>/dev/null)" != "$lock" ]; then
+    npm ci --no-audit --no-fund --loglevel=error
+    echo "$lock" >node_modules/.installed
+  fi
 elif [ -n "${CI:-}" ]; then
   echo "No npm found: the accessibility and the panels' tests need packages from npm, and CI runs them." >&2
   exit 1
