@@ -5,6 +5,11 @@
 # write under test-artifacts/ (the README's screenshots: scripts/screenshots.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The suite starts a hundred Python processes or more (its workers, servers, benchmarks):
+# each compiled the project's modules again where PYTHONDONTWRITEBYTECODE is set (as on
+# this machine), about a quarter of a second of CPU each. Their bytecode goes to
+# __pycache__/, which git ignores.
+unset PYTHONDONTWRITEBYTECODE
 source scripts/setup-venv.sh test
 
 # The browser tests drive Debian's Chromium: Playwright cannot download its own here. Most

@@ -15,6 +15,7 @@ rules or the solver is solved afresh, and a new file replaces the old one.
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -48,9 +49,13 @@ def kept(directory: Path | str = STRATEGY_CACHE) -> list[str]:
 
 def main() -> None:
     """Every table the suite reads, in two solvers side by side: each odds table is built
-    on two threads, but a strategy on one, and each preset's odds wait for its strategy."""
-    STRATEGY_CACHE.mkdir(parents=True, exist_ok=True)
-    solvers = [subprocess.Popen(line, cwd=ROOT) for line in (every_run(), kept())]
+    on two threads, but a strategy on one, and each preset's odds wait for its strategy.
+    Into ``$YAHTZEE_STRATEGY_CACHE`` when it is set (as pytest then reads them there:
+    ``.ci/run`` keeps them between runs), else into :data:`STRATEGY_CACHE`."""
+    directory = Path(os.environ.get("YAHTZEE_STRATEGY_CACHE") or STRATEGY_CACHE)
+    directory.mkdir(parents=True, exist_ok=True)
+    lines = (every_run(directory), kept(directory))
+    solvers = [subprocess.Popen(line, cwd=ROOT) for line in lines]
 
     def stop(signum: int, frame: object) -> None:  # scripts/test.sh stopped before pytest.
         for solver in solvers:
