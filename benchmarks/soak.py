@@ -237,6 +237,10 @@ async def soak(site: stack.Stack, args: argparse.Namespace) -> None:
             f"watchers who came and went: {churned.joined} ({churned.refused} could not open "
             f"a socket); presence rows left once every socket closed: {rows_left}"
         )
+        if rows_left:
+            # Seen within the rows' expiry (6 s): a process still confirms the socket as one
+            # of its own. Older: nobody does, and a sweep has yet to take it.
+            print(await asyncio.to_thread(site.postgres.query, ROWS_LEFT))
         events = [(name, began) for name, began, _ in site.faults]
         events += [(f"the burst at {b.at:.0f} s", started + b.at) for b in bursts_seen]
         print(watch.summary(started, events))
@@ -255,6 +259,13 @@ async def soak(site: stack.Stack, args: argparse.Namespace) -> None:
         await asyncio.gather(*(play.close_game(game) for game in playing))
         await churned.all_gone()
 
+
+#: The presence rows left at the end: each one's room, id, seat, name, and seconds since a
+#: process last confirmed it.
+ROWS_LEFT = (
+    "SELECT g.code, c.id, c.player_id, c.name, round(extract(epoch FROM now() - c.seen_at)) "
+    "FROM games_connection c JOIN games_game g ON g.id = c.game_id ORDER BY g.code"
+)
 
 #: Each room's presence rows (one per open socket, games/live/leaving.py), by invite code.
 ROWS_BY_ROOM = (

@@ -142,6 +142,9 @@ class Client:
                 self.record.refusals[type(error).__name__] += 1
                 pause = 0.5
                 continue
+            if self.stopping:  # Stopped while it was opening: it never stays.
+                await ws.close()
+                break
             self.ws = ws
             try:
                 if self.token:
@@ -156,6 +159,10 @@ class Client:
                 self.ws = None
                 self.connected.clear()
                 self.forget()
+                # Closed however this ended: cancelled (the soak's last watchers) or failed
+                # in a handler, a socket left open would keep its presence row, rightly,
+                # while the soak counted it as nobody's.
+                ws.transport.abort()
             if self.stopping:
                 break
             self.record.closes[str(code)] += 1
