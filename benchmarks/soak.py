@@ -425,7 +425,8 @@ async def one_burst(
     ``within`` seconds, as every browser of a crowd reconnecting at once; each waits for
     its snapshot (30 s at most). After ``hold`` seconds all close at once (a mass close);
     the rooms are then read every half second until none shows a presence row."""
-    codes = [await asyncio.to_thread(burst.open_room, site.url) for _ in range(rooms)]
+    # Asked again while the site answers 503 (PostgreSQL away: a burst may meet a fault).
+    codes = [str(await play.patiently(burst.open_room, site.url)) for _ in range(rooms)]
     ws_base = "ws" + site.url.removeprefix("http")
     results = await asyncio.gather(
         *(

@@ -71,12 +71,7 @@ class Outbox:
             try:
                 await send(code, handler, messages)
             except (RedisError, OSError) as error:  # The change stands: not the caller's error.
-                logger.warning(
-                    "room %s missed news of a committed change (%s); its sockets catch up "
-                    "from the snapshot each is sent when Redis is back",
-                    code,
-                    error,
-                )
+                missed(code, error)
         for code in self.bots:
             _start_bot(code)
 
@@ -112,7 +107,23 @@ def post(code: str, handler: str, messages: list[dict[str, Any]], *, bot: bool =
         if bot:
             outbox.bots.append(code)
     elif messages:
-        async_to_sync(_group_send)(code, handler, messages)
+        try:
+            async_to_sync(_group_send)(code, handler, messages)
+        except (RedisError, OSError) as error:  # Committed: the request that made it stands.
+            missed(code, error)
+
+
+def missed(code: str, error: Exception) -> None:
+    """Room ``code`` was not told of a committed change: the channel layer (Redis) is away.
+    Nothing is lost: each of its sockets is sent a fresh snapshot once Redis is back
+    (:meth:`games.live.consumers.GameConsumer.room_receive`), and a page opened meanwhile
+    reads the game from the database."""
+    logger.warning(
+        "room %s missed news of a committed change (%s); its sockets catch up "
+        "from the snapshot each is sent when Redis is back",
+        code,
+        error,
+    )
 
 
 @contextmanager
