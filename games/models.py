@@ -277,6 +277,11 @@ class Connection(models.Model):
     #: (:func:`games.live.services.watcher_name`); empty until it has one. Kept on the row so
     #: that two watchers of a room, whatever process serves them, never share a name.
     name = models.CharField(max_length=NAME_MAX_LENGTH, blank=True, default="")
+    #: The N of a default name ``Watcher N`` the server gave it; ``None`` for a name the
+    #: watcher chose (or none yet). A newcomer's default name is found from the numbers
+    #: in use and the few chosen names, not by reading a crowd's every name
+    #: (:func:`games.live.watchers.watcher_name`).
+    number = models.PositiveIntegerField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"connection {self.pk} to {self.game_id}"

@@ -195,6 +195,33 @@ def clash(first: str, second: str) -> bool:
     return not clash_keys(first).isdisjoint(clash_keys(second))
 
 
+#: A watcher's name until it chooses one (``Watcher N``): the first number free in the
+#: room (:func:`games.live.watchers.watcher_name`).
+WATCHER_NAME = "Watcher {}"
+
+
+def watcher_name(number: int) -> str:
+    """The default name of the watcher given ``number``.
+
+    >>> watcher_name(12)
+    'Watcher 12'
+    """
+    return WATCHER_NAME.format(number)
+
+
+def watcher_number(name: str) -> int | None:
+    """The N of ``name`` when it is a default name ``Watcher N`` as :func:`watcher_name`
+    writes it, else ``None``.
+
+    >>> watcher_number("Watcher 12"), watcher_number("Watcher 012"), watcher_number("Sam")
+    (12, None, None)
+    """
+    digits = name.removeprefix(WATCHER_NAME.format(""))
+    if digits == name or not (digits.isascii() and digits.isdigit()) or digits[0] == "0":
+        return None
+    return int(digits)
+
+
 def keys_of(taken: Iterable[str]) -> set[str]:
     """Every clash key of the names ``taken``: a name clashes with one of them exactly when
     its own keys meet these (:func:`is_free`), so many names are tried in one pass.

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
 
+from games.engine import names
 from games.live import clock
 
 #: How often a process refreshes its sockets' rows (one statement for all of them).
@@ -95,6 +96,7 @@ def beat(alive: list[Socket]) -> list[str]:
                 player_id=s.player_id if s.player_id in seats else None,
                 seen_at=now,
                 name=s.name,
+                number=names.watcher_number(s.name),
             )
             for s in lost
             if s.code in games  # A deleted room has nobody to tell.

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count, Max, QuerySet
 
 from games.engine import names
 from games.live import clock, heartbeat, limits, outbox
@@ -19,8 +20,6 @@ from games.live.commands import chat_text, clean_name
 from games.live.pipeline import CommandError
 from games.models import Connection, Game, Player
 
-#: A watcher's name until it chooses one: the first number free in the room.
-WATCHER_DEFAULT_NAME = "Watcher {}"
 #: The handler of the consumers that relay a line of the watchers' chat.
 WATCHER_CHAT = "game.watcher_chat"
 
@@ -46,31 +45,56 @@ def watcher_name(code: str, connection_id: int, name: object = None) -> str:
         players = list(Player.objects.filter(game=game).values_list("name", flat=True))
         if chosen is None and row.name and names.is_free(row.name, names.keys_of(players)):
             return row.name  # Its own still (each chat line asks): the crowd's names unread.
-        watchers = list(
-            Connection.objects.filter(
-                game=game, player__isnull=True, seen_at__gte=heartbeat.fresh_since()
-            )
-            .exclude(pk=row.pk)
-            .exclude(name="")
-            .values_list("name", flat=True)
-        )
-        # Every name's keys in one set (each name's kept by names.clash_keys), so a join
-        # costs one pass over the room's names however many numbers it tries.
-        taken = names.keys_of(players + watchers)
+        others = Connection.objects.filter(
+            game=game, player__isnull=True, seen_at__gte=heartbeat.fresh_since()
+        ).exclude(pk=row.pk)
         if chosen is not None:
+            # A name chosen is compared with every name here, default ones included.
+            taken = names.keys_of(players + list(_names(others.exclude(name=""))))
             if not names.is_free(chosen, taken):
                 raise CommandError(
                     "name_taken",
                     f"someone here is already called {chosen}, or a name that looks the same",
                 )
+            number = None
         else:
-            number = 1
-            while not names.is_free(WATCHER_DEFAULT_NAME.format(number), taken):
-                number += 1
-            chosen = WATCHER_DEFAULT_NAME.format(number)
-        row.name = chosen
-        row.save(update_fields=["name"])
+            number = _first_free_number(others, players)
+            chosen = names.watcher_name(number)
+        row.name, row.number = chosen, number
+        row.save(update_fields=["name", "number"])
     return chosen
+
+
+def _first_free_number(others: QuerySet[Connection], players: list[str]) -> int:
+    """The first N whose ``Watcher N`` is nobody's here and looks like no name here.
+
+    A crowd's names are not read: the default names are known by their numbers, and
+    with no number missing (a crowd arriving) the next one is found by the database.
+    Only the names watchers chose, few, are compared by their look-alike keys, with the
+    players'. (Reading every name and its keys at each join made a join in a room of
+    1,000 cost half as much again as in a room of 20: benchmarks/README.md, crowd.py.)
+    """
+    used = others.filter(number__isnull=False).aggregate(
+        most=Max("number"), numbers=Count("number", distinct=True)
+    )
+    most = used["most"] or 0
+    if used["numbers"] == most:  # 1 to most, every one in use.
+        taken_numbers: set[int] = set()
+        number = most + 1
+    else:
+        taken_numbers = {
+            n for n in others.filter(number__isnull=False).values_list("number", flat=True) if n
+        }
+        number = 1
+    chosen = _names(others.filter(number__isnull=True).exclude(name=""))
+    taken = names.keys_of(players + list(chosen))
+    while number in taken_numbers or not names.is_free(names.watcher_name(number), taken):
+        number += 1
+    return number
+
+
+def _names(rows: QuerySet[Connection]) -> QuerySet[Connection, str]:
+    return rows.values_list("name", flat=True)
 
 
 def _watching(game: Game, connection_id: int) -> Connection:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from games.engine import names
 from games.live import heartbeat, limits, services
 from games.live.services import CommandError
 from games.models import Connection
@@ -351,3 +352,77 @@ def test_a_crowd_s_default_name_is_the_first_number_free(fake_clock) -> None:  #
     assert services.watcher_name(table.code, rows[20].pk, "W\u0430tcher 11") == "W\u0430tcher 11"
     newcomer = Connection.objects.create(game=table.game, seen_at=fake_clock())
     assert services.watcher_name(table.code, newcomer.pk) == "Watcher 22"
+
+
+def test_a_newcomer_s_default_name_reads_no_default_name_of_the_crowd(
+    fake_clock, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """Issue 28: a join cost more the larger the room, every watcher's name read and its
+    look-alike keys gathered at each join. Now only the names people chose are compared;
+    the default names are known by their numbers."""
+    table = Table("ana", "Watcher 3")
+    for number in [n for n in range(1, 203) if n != 3]:
+        Connection.objects.create(
+            game=table.game, seen_at=fake_clock(), name=f"Watcher {number}", number=number
+        )
+    chose = Connection.objects.create(game=table.game, seen_at=fake_clock())
+    assert services.watcher_name(table.code, chose.pk, "Sam") == "Sam"
+    compared: list[list[str]] = []
+    keys_of = names.keys_of
+    monkeypatch.setattr(
+        names, "keys_of", lambda taken: compared.append(list(taken)) or keys_of(taken)
+    )
+
+    newcomer = Connection.objects.create(game=table.game, seen_at=fake_clock())
+    assert services.watcher_name(table.code, newcomer.pk) == "Watcher 203"
+    assert [sorted(c) for c in compared] == [["Sam", "Watcher 3", "ana"]]  # 203 in the room.
+    assert Connection.objects.get(pk=newcomer.pk).number == 203
+    assert Connection.objects.get(pk=chose.pk).number is None
+
+    # A number given up is the first free again, found among the numbers alone.
+    Connection.objects.filter(number=40).delete()
+    later = Connection.objects.create(game=table.game, seen_at=fake_clock())
+    assert services.watcher_name(table.code, later.pk) == "Watcher 40"
+    # A name chosen is still compared with every name here, default ones included.
+    with pytest.raises(CommandError) as refused:
+        services.watcher_name(table.code, chose.pk, "WATCHER 41")
+    assert refused.value.code == "name_taken"
+    # A watcher who chose a default-looking name holds it like any chosen name.
+    Connection.objects.filter(number=41).delete()
+    assert services.watcher_name(table.code, chose.pk, "W\u0430tcher 41") == "W\u0430tcher 41"
+    last = Connection.objects.create(game=table.game, seen_at=fake_clock())
+    assert services.watcher_name(table.code, last.pk) == "Watcher 204"
+
+
+def test_a_default_name_keeps_its_number_when_its_row_is_written_back(fake_clock) -> None:  # type: ignore[no-untyped-def]
+    table = Table("ana")
+    _, row, _ = services.arrive(table.code)
+    assert services.watcher_name(table.code, row) == "Watcher 1"
+    heartbeat.sockets[row] = heartbeat.Socket(row, table.code, None, "Watcher 1")
+    try:
+        fake_clock.advance(heartbeat.EXPIRY.total_seconds() + 10)
+        assert heartbeat.sweep() == [table.code]
+        assert heartbeat.beat([heartbeat.sockets[row]]) == [table.code]
+    finally:
+        del heartbeat.sockets[row]
+
+    assert Connection.objects.get(pk=row).number == 1
+    _, other, _ = services.arrive(table.code)
+    assert services.watcher_name(table.code, other) == "Watcher 2"
+
+
+@pytest.mark.parametrize(
+    ("name", "number"),
+    [
+        ("Watcher 1", 1),
+        ("Watcher 1000", 1000),
+        ("Watcher 01", None),
+        ("Watcher ", None),
+        ("Watcher \u0661", None),  # ARABIC-INDIC DIGIT ONE
+        ("watcher 1", None),
+        ("Watcher 1 ", None),
+        ("Sam", None),
+    ],
+)
+def test_a_default_name_s_number_is_read_back_from_it_alone(name: str, number: int | None) -> None:
+    assert names.watcher_number(name) == number
