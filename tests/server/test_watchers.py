@@ -317,13 +317,18 @@ def test_the_default_name_skips_a_player_called_like_a_watcher(fake_clock) -> No
     assert fingerprint(table.code) == before
 
 
-def test_a_watchers_name_is_kept_when_its_row_is_written_back(fake_clock) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize(("chosen", "number", "next_default"), [("Sam", None, 1), (None, 1, 2)])
+def test_a_watchers_name_is_kept_when_its_row_is_written_back(
+    fake_clock, chosen: str | None, number: int | None, next_default: int
+) -> None:  # type: ignore[no-untyped-def]
     """A process cut off from the database for a while writes its sockets' rows back
-    (games/live/heartbeat.py): a watcher's name comes back with its row, still its own."""
+    (games/live/heartbeat.py): a watcher's name comes back with its row, still its own,
+    and a default name with its number, so no newcomer is given it again."""
     table = Table("ana")
     _, row, _ = services.arrive(table.code)
-    assert services.watcher_name(table.code, row, "Sam") == "Sam"
-    heartbeat.sockets[row] = heartbeat.Socket(row, table.code, None, "Sam")  # As beat() keeps it.
+    name = services.watcher_name(table.code, row, chosen)
+    assert name == (chosen or "Watcher 1")
+    heartbeat.sockets[row] = heartbeat.Socket(row, table.code, None, name)  # As beat() keeps it.
     try:
         fake_clock.advance(heartbeat.EXPIRY.total_seconds() + 10)
         assert heartbeat.sweep() == [table.code]
@@ -331,12 +336,15 @@ def test_a_watchers_name_is_kept_when_its_row_is_written_back(fake_clock) -> Non
     finally:
         del heartbeat.sockets[row]
 
-    assert Connection.objects.get(pk=row).name == "Sam"
+    assert (Connection.objects.get(pk=row).name, Connection.objects.get(pk=row).number) == (
+        name,
+        number,
+    )
     _, other, _ = services.arrive(table.code)
     with pytest.raises(CommandError) as refused:
-        services.watcher_name(table.code, other, "SAM")
+        services.watcher_name(table.code, other, name.upper())
     assert refused.value.code == "name_taken"
-    assert services.watcher_name(table.code, other) == "Watcher 1"
+    assert services.watcher_name(table.code, other) == f"Watcher {next_default}"
 
 
 def test_a_crowd_s_default_name_is_the_first_number_free(fake_clock) -> None:  # type: ignore[no-untyped-def]
@@ -392,23 +400,6 @@ def test_a_newcomer_s_default_name_reads_no_default_name_of_the_crowd(
     assert services.watcher_name(table.code, chose.pk, "W\u0430tcher 41") == "W\u0430tcher 41"
     last = Connection.objects.create(game=table.game, seen_at=fake_clock())
     assert services.watcher_name(table.code, last.pk) == "Watcher 204"
-
-
-def test_a_default_name_keeps_its_number_when_its_row_is_written_back(fake_clock) -> None:  # type: ignore[no-untyped-def]
-    table = Table("ana")
-    _, row, _ = services.arrive(table.code)
-    assert services.watcher_name(table.code, row) == "Watcher 1"
-    heartbeat.sockets[row] = heartbeat.Socket(row, table.code, None, "Watcher 1")
-    try:
-        fake_clock.advance(heartbeat.EXPIRY.total_seconds() + 10)
-        assert heartbeat.sweep() == [table.code]
-        assert heartbeat.beat([heartbeat.sockets[row]]) == [table.code]
-    finally:
-        del heartbeat.sockets[row]
-
-    assert Connection.objects.get(pk=row).number == 1
-    _, other, _ = services.arrive(table.code)
-    assert services.watcher_name(table.code, other) == "Watcher 2"
 
 
 @pytest.mark.parametrize(
