@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, Max, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 
 from games.engine import names
 from games.live import clock, heartbeat, limits, outbox
@@ -74,8 +74,11 @@ def _first_free_number(others: QuerySet[Connection], players: list[str]) -> int:
     players'. (Reading every name and its keys at each join made a join in a room of
     1,000 cost half as much again as in a room of 20: benchmarks/README.md, crowd.py.)
     """
-    used = others.filter(number__isnull=False).aggregate(
-        most=Max("number"), numbers=Count("number", distinct=True)
+    chosen_here = Q(number__isnull=True) & ~Q(name="")
+    used = others.aggregate(
+        most=Max("number"),
+        numbers=Count("number", distinct=True),
+        chosen=Count("pk", filter=chosen_here),
     )
     most = used["most"] or 0
     if used["numbers"] == most:  # 1 to most, every one in use.
@@ -86,8 +89,9 @@ def _first_free_number(others: QuerySet[Connection], players: list[str]) -> int:
             n for n in others.filter(number__isnull=False).values_list("number", flat=True) if n
         }
         number = 1
-    chosen = _names(others.filter(number__isnull=True).exclude(name=""))
-    taken = names.keys_of(players + list(chosen))
+    # The chosen names read only when there are some: a burst's arrivals have none.
+    chosen = list(_names(others.filter(chosen_here))) if used["chosen"] else []
+    taken = names.keys_of(players + chosen)
     while number in taken_numbers or not names.is_free(names.watcher_name(number), taken):
         number += 1
     return number

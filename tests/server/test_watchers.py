@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games.engine import names
 from games.live import heartbeat, limits, services
@@ -373,6 +375,15 @@ def test_a_newcomer_s_default_name_reads_no_default_name_of_the_crowd(
         Connection.objects.create(
             game=table.game, seen_at=fake_clock(), name=f"Watcher {number}", number=number
         )
+    first = Connection.objects.create(game=table.game, seen_at=fake_clock())
+    with CaptureQueriesContext(connection) as queries:
+        assert services.watcher_name(table.code, first.pk) == "Watcher 203"
+    names_read = [
+        q["sql"]
+        for q in queries.captured_queries
+        if q["sql"].startswith('SELECT "games_connection"."name"')
+    ]
+    assert names_read == []  # Nobody here chose a name: no watcher's name is read.
     chose = Connection.objects.create(game=table.game, seen_at=fake_clock())
     assert services.watcher_name(table.code, chose.pk, "Sam") == "Sam"
     compared: list[list[str]] = []
@@ -382,9 +393,9 @@ def test_a_newcomer_s_default_name_reads_no_default_name_of_the_crowd(
     )
 
     newcomer = Connection.objects.create(game=table.game, seen_at=fake_clock())
-    assert services.watcher_name(table.code, newcomer.pk) == "Watcher 203"
-    assert [sorted(c) for c in compared] == [["Sam", "Watcher 3", "ana"]]  # 203 in the room.
-    assert Connection.objects.get(pk=newcomer.pk).number == 203
+    assert services.watcher_name(table.code, newcomer.pk) == "Watcher 204"
+    assert [sorted(c) for c in compared] == [["Sam", "Watcher 3", "ana"]]  # 204 in the room.
+    assert Connection.objects.get(pk=newcomer.pk).number == 204
     assert Connection.objects.get(pk=chose.pk).number is None
 
     # A number given up is the first free again, found among the numbers alone.
@@ -399,7 +410,7 @@ def test_a_newcomer_s_default_name_reads_no_default_name_of_the_crowd(
     Connection.objects.filter(number=41).delete()
     assert services.watcher_name(table.code, chose.pk, "W\u0430tcher 41") == "W\u0430tcher 41"
     last = Connection.objects.create(game=table.game, seen_at=fake_clock())
-    assert services.watcher_name(table.code, last.pk) == "Watcher 204"
+    assert services.watcher_name(table.code, last.pk) == "Watcher 205"
 
 
 @pytest.mark.parametrize(
