@@ -55,8 +55,9 @@ else
 fi
 
 # The strategy and odds tables the tests read, solved into test-artifacts/strategy-cache/ (or
-# $YAHTZEE_STRATEGY_CACHE, which .ci/run sets) beside the linters and the page modules' tests (a fresh checkout: about 80 s of CPU, on the cores
-# they leave idle; a checkout that has them: a second). pytest waits for them below.
+# $YAHTZEE_STRATEGY_CACHE, which .ci/run sets) beside the linters and the page modules'
+# tests (a fresh checkout: about 80 s of CPU, on the cores they leave idle; a checkout
+# that has them: a second). pytest waits for them below.
 mkdir -p test-artifacts
 python -m tests.tables >test-artifacts/strategy-cache.log 2>&1 &
 solver=$!

@@ -81,6 +81,7 @@ def _first_free_number(others: QuerySet[Connection], players: list[str]) -> int:
         chosen=Count("pk", filter=chosen_here),
     )
     most = used["most"] or 0
+    # Distinct: a row the heartbeat wrote back may share its number with a newcomer's.
     if used["numbers"] == most:  # 1 to most, every one in use.
         taken_numbers: set[int] = set()
         number = most + 1
