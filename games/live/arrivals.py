@@ -15,38 +15,16 @@ from django.contrib import auth
 from django.db import transaction
 from django.http import HttpRequest
 
-from games.live import clock
+from games.engine import names
+from games.live import clock, watchers
 from games.live.pipeline import CommandError, load
-from games.live.presence import connected, move_connection, tell
+from games.live.presence import move_connection, tell
 from games.live.queries import snapshot_of
 from games.models import Connection, Player
 
 
-def arrive(
-    code: str, *, session_key: str = "", user_id: int | None = None
-) -> tuple[int | None, int, dict[str, Any]]:
-    """A new connection to the room: the id of its seat (``None`` to watch), the id of its
-    row, and the room's snapshot for it.
-
-    The seat is the one this browser session took, or the one its logged-in
-    account holds (taken in another browser). The connection's row makes it count
-    for presence (:mod:`games.live.heartbeat`) and the room is told; a bot on turn with
-    no driver (after a restart) is started again. One transaction, one trip to the
-    database thread: in a burst of reconnections every socket makes one.
-    """
-    with transaction.atomic():
-        table = load(code, lock=True)  # Raises no_such_game. Presence leaves in order.
-        player = table.held_by(session_key, user_id)
-        player_id = player.pk if player else None
-        row = Connection.objects.create(game=table.game, player_id=player_id, seen_at=clock.now())
-        here = connected(table.game)
-        tell(table, here, bot=table.bot_on_turn())
-        snapshot = snapshot_of(table, player_id, here)
-    return player_id, row.pk, snapshot
-
-
 class Arrival(NamedTuple):
-    """What :func:`arrive_from` found for a socket."""
+    """What a socket found on arriving in a room (:func:`arrive`)."""
 
     #: The browser's account (``None``: a guest).
     user_id: int | None
@@ -54,7 +32,43 @@ class Arrival(NamedTuple):
     player_id: int | None
     #: Its connection's row.
     connection_id: int
+    #: The name it goes by in the watchers' chat ("" for a seat's socket).
+    watcher_name: str
     snapshot: dict[str, Any]
+
+
+def arrive(code: str, *, session_key: str = "", user_id: int | None = None) -> Arrival:
+    """A new connection to the room: the seat it acts for, its row, its name when it watches,
+    and the room's snapshot for it.
+
+    The seat is the one this browser session took, or the one its logged-in account holds
+    (taken in another browser). The connection's row makes it count for presence
+    (:mod:`games.live.heartbeat`) and the room is told; a bot on turn with no driver (after
+    a restart) is started again. A watcher is given the first free default name
+    (:func:`games.live.watchers.default_number`) with its row: the one query that counts
+    who is here counts the watchers' numbers too. One transaction, one trip to the
+    database thread: in a burst of reconnections every socket makes one.
+    """
+    with transaction.atomic():
+        table = load(code, lock=True)  # Raises no_such_game. Presence leaves in order.
+        player = table.held_by(session_key, user_id)
+        (seats, watching), numbers = watchers.here_and_numbers(table.game)
+        name, number = "", None
+        if player is None:
+            others = watchers.watching(table.game)
+            number = watchers.default_number(others, [p.name for p in table.players], numbers)
+            name = names.watcher_name(number)
+            watching += 1
+        else:
+            seats.add(player.pk)
+        player_id = player.pk if player else None
+        row = Connection.objects.create(
+            game=table.game, player_id=player_id, seen_at=clock.now(), name=name, number=number
+        )
+        here = (seats, watching)
+        tell(table, here, bot=table.bot_on_turn())
+        snapshot = snapshot_of(table, player_id, here)
+    return Arrival(user_id, player_id, row.pk, name, snapshot)
 
 
 def arrive_from(code: str, session_key: str) -> Arrival:
@@ -64,13 +78,9 @@ def arrive_from(code: str, session_key: str) -> Arrival:
     Channels' ``AuthMiddlewareStack`` read the account before the consumer even
     started, in two trips of their own (the session, then the user), so a handshake
     waited behind every other's database work before it could be accepted: in a burst
-    of reconnections Daphne dropped those that waited past its 5 s. (A watcher's name
-    stays a trip of its own, after the snapshot: in the same trip it held back every
-    snapshot of a burst, and fewer came in time, benchmarks/README.md.)
+    of reconnections Daphne dropped those that waited past its 5 s.
     """
-    user_id = account_of(session_key)
-    player_id, connection_id, snapshot = arrive(code, session_key=session_key, user_id=user_id)
-    return Arrival(user_id, player_id, connection_id, snapshot)
+    return arrive(code, session_key=session_key, user_id=account_of(session_key))
 
 
 def account_of(session_key: str) -> int | None:

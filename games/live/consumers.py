@@ -342,6 +342,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return
         self.user_id, self.player_id = arrival.user_id, arrival.player_id
         self.connection_id = arrival.connection_id
+        self.watcher_name = arrival.watcher_name or None
         if self.closed:  # The socket closed while it arrived.
             leaving.release(arrival.connection_id, self.code)
             return
@@ -678,8 +679,8 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def send_watching(self, request_id: protocol.RequestId = None) -> None:
         """Tell this connection how it takes part in the watchers' chat: as a watcher, under
-        its name (given the first free ``Watcher N`` when it has none yet), or as a player
-        who reads it or not."""
+        its name (a watcher arrives with one; one that gave up its seat is given the first
+        free ``Watcher N`` here), or as a player who reads it or not."""
         if self.player_id is None and self.watcher_name is None:
             assert self.connection_id is not None
             self.watcher_name = await outbox.run(

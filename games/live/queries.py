@@ -4,6 +4,7 @@ questions. Nothing here writes.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from games.engine import codec, events, rules
@@ -43,7 +44,6 @@ def snapshot_of(table: Table, player_id: int | None, here: tuple[set[int], int])
     (:func:`games.live.presence.connected`)."""
     game, room, state = table.game, table.room, table.state
     you = next((p for p in table.players if p.pk == player_id), None)
-    recent = reversed(game.events.order_by("-seq")[:RECENT_EVENTS])
     outcome = state.outcome() if state else None
     seats, watchers = here
     return {
@@ -74,8 +74,24 @@ def snapshot_of(table: Table, player_id: int | None, here: tuple[set[int], int])
         "roll_off": presentation.roll_off_json(state.roll_off) if state else None,
         "winners": list(outcome.winners) if outcome else [],
         "rematch": room.rematch,
-        "recent": [presentation.logged_message(_logged(e), table.names) for e in recent],
+        "recent": _recent(game.pk, game.code, game.version, table.names),
     }
+
+
+@functools.lru_cache(maxsize=256)
+def _recent(game_id: int, code: str, version: int, names: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The last :data:`RECENT_EVENTS` events of game ``code`` up to ``version`` as a snapshot
+    carries them (``names``: its seats' names at that version, for the seats that left).
+
+    The log is append-only and the event numbered ``version`` is the last of that version,
+    so what is read for a version never changes, even while a later one is saved: this
+    process keeps the last ones read, by the game's code (random, never reused), not
+    only its id. A crowd's every join, and each socket of a burst, read one room at one
+    version. Each snapshot of that version shares the list: never to be changed.
+    """
+    logged = GameEvent.objects.filter(game_id=game_id, seq__lte=version)
+    recent = logged.order_by("-seq")[:RECENT_EVENTS]
+    return [presentation.logged_message(_logged(e), names) for e in reversed(recent)]
 
 
 def game_json(game: Game) -> dict[str, Any]:

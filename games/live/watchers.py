@@ -10,9 +10,11 @@ their talk is not part of the game's record, and kept in its log it could fill t
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, Max, Q, QuerySet
+from django.db.models import Aggregate, Count, Max, Q, QuerySet
 
 from games.engine import names
 from games.live import clock, heartbeat, limits, outbox
@@ -45,9 +47,7 @@ def watcher_name(code: str, connection_id: int, name: object = None) -> str:
         players = list(Player.objects.filter(game=game).values_list("name", flat=True))
         if chosen is None and row.name and names.is_free(row.name, names.keys_of(players)):
             return row.name  # Its own still (each chat line asks): the crowd's names unread.
-        others = Connection.objects.filter(
-            game=game, player__isnull=True, seen_at__gte=heartbeat.fresh_since()
-        ).exclude(pk=row.pk)
+        others = watching(game).exclude(pk=row.pk)
         if chosen is not None:
             # A name chosen is compared with every name here, default ones included.
             taken = names.keys_of(players + list(_names(others.exclude(name=""))))
@@ -58,15 +58,64 @@ def watcher_name(code: str, connection_id: int, name: object = None) -> str:
                 )
             number = None
         else:
-            number = _first_free_number(others, players)
+            number = default_number(others, players, Numbers(**others.aggregate(**_counting())))
             chosen = names.watcher_name(number)
         row.name, row.number = chosen, number
         row.save(update_fields=["name", "number"])
     return chosen
 
 
-def _first_free_number(others: QuerySet[Connection], players: list[str]) -> int:
-    """The first N whose ``Watcher N`` is nobody's here and looks like no name here.
+class Numbers(NamedTuple):
+    """What one aggregate says of a room's watching rows, for a newcomer's default name."""
+
+    #: The highest N of a default name ``Watcher N`` in use (0: none).
+    most: int
+    #: How many Ns are in use, counted distinct (a row the heartbeat wrote back may share
+    #: its number with a newcomer's): ``most`` of them means no number is missing.
+    distinct: int
+    #: How many watchers chose a name of their own.
+    chosen: int
+
+
+#: A watcher's row with a name it chose (a default name has its number).
+CHOSEN = Q(number__isnull=True) & ~Q(name="")
+
+
+def _counting() -> dict[str, Aggregate]:
+    """The aggregates :class:`Numbers` is read from, by its fields."""
+    return {
+        "most": Max("number"),
+        "distinct": Count("number", distinct=True),
+        "chosen": Count("pk", filter=CHOSEN),
+    }
+
+
+def watching(game: Game) -> QuerySet[Connection]:
+    """The rows of the sockets watching ``game`` now (alive, with no seat)."""
+    return Connection.objects.filter(
+        game=game, player__isnull=True, seen_at__gte=heartbeat.fresh_since()
+    )
+
+
+def here_and_numbers(game: Game) -> tuple[tuple[set[int], int], Numbers]:
+    """Who is connected to ``game`` (:func:`games.live.presence.connected`) and its watchers'
+    :class:`Numbers`, in one query: an arrival needs both, and a crowd's rows are counted,
+    not read."""
+    counts = list(
+        Connection.objects.filter(game=game, seen_at__gte=heartbeat.fresh_since())
+        .values_list("player_id")
+        .annotate(sockets=Count("pk"), **_counting())
+        .order_by()
+    )
+    seats = {player_id for player_id, *_ in counts if player_id is not None}
+    watched = next((row[1:] for row in counts if row[0] is None), (0, None, 0, 0))
+    sockets, most, distinct, chosen = watched
+    return (seats, sockets), Numbers(most or 0, distinct, chosen)
+
+
+def default_number(others: QuerySet[Connection], players: list[str], used: Numbers) -> int:
+    """The first N whose ``Watcher N`` is nobody's among ``others`` (the room's other
+    watchers, :func:`watching`) and looks like no name here.
 
     A crowd's names are not read: the default names are known by their numbers, and
     with no number missing (a crowd arriving) the next one is found by the database.
@@ -74,24 +123,16 @@ def _first_free_number(others: QuerySet[Connection], players: list[str]) -> int:
     players'. (Reading every name and its keys at each join made a join in a room of
     1,000 cost half as much again as in a room of 20: benchmarks/README.md, crowd.py.)
     """
-    chosen_here = Q(number__isnull=True) & ~Q(name="")
-    used = others.aggregate(
-        most=Max("number"),
-        numbers=Count("number", distinct=True),
-        chosen=Count("pk", filter=chosen_here),
-    )
-    most = used["most"] or 0
-    # Distinct: a row the heartbeat wrote back may share its number with a newcomer's.
-    if used["numbers"] == most:  # 1 to most, every one in use.
+    if used.distinct == used.most:  # 1 to most, every one in use.
         taken_numbers: set[int] = set()
-        number = most + 1
+        number = used.most + 1
     else:
         taken_numbers = {
             n for n in others.filter(number__isnull=False).values_list("number", flat=True) if n
         }
         number = 1
     # The chosen names read only when there are some: a burst's arrivals have none.
-    chosen = list(_names(others.filter(chosen_here))) if used["chosen"] else []
+    chosen = list(_names(others.filter(CHOSEN))) if used.chosen else []
     taken = names.keys_of(players + chosen)
     while number in taken_numbers or not names.is_free(names.watcher_name(number), taken):
         number += 1

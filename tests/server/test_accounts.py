@@ -338,8 +338,8 @@ def test_it_gives_a_guests_games_to_the_new_account(client: Client) -> None:
     assert new_key != guest_key
     assert {seat.session_key for seat in seats} == {new_key}
     # So the room's websocket still seats this browser, by its session or its account.
-    assert services.arrive(first.code, session_key=new_key)[0] == seats[0].pk
-    assert services.arrive(second.code, user_id=user.pk)[0] == seats[1].pk
+    assert services.arrive(first.code, session_key=new_key).player_id == seats[0].pk
+    assert services.arrive(second.code, user_id=user.pk).player_id == seats[1].pk
     page = client.get(response["Location"])
     assert shown_messages(page) == ["2 games you played in this browser are now on your account."]
 
@@ -390,7 +390,7 @@ def test_it_keeps_a_seat_already_on_another_account(client: Client, alice: Abstr
     seat = game.players.get()
     assert seat.user_id == alice.pk
     assert seat.session_key == old_key  # Ana's new session cannot act for Alice's seat.
-    assert services.arrive(game.code, session_key=client.session.session_key)[0] is None
+    assert services.arrive(game.code, session_key=client.session.session_key).player_id is None
 
 
 # -- the numbers ----------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from django.db import OperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from games.engine import rules
-from games.live import bots, consumers, layers, outbox, services, shutdown
+from games.live import bots, consumers, layers, outbox, services, shutdown, watchers
 from games.models import Connection, Game, room_group
 from games.strategy.engine import load
 from tests import sockets
@@ -736,19 +736,19 @@ async def test_a_socket_whose_arrival_is_refused_in_a_room_that_is_there_comes_b
     the page to come back at once, and its next socket arrives."""
     code = await new_game()
 
-    def row_gone(code: str, connection_id: int, name: object = None) -> str:
+    def refused(*args: object) -> int:
         raise services.CommandError("not_a_watcher", "the watchers' chat is for watchers")
 
-    monkeypatch.setattr(services, "watcher_name", row_gone)
+    monkeypatch.setattr(watchers, "default_number", refused)  # In the arrival's trip.
     communicator = WebsocketCommunicator(application, f"/ws/games/{code}/", headers=[ORIGIN, HOST])
     connected, _ = await communicator.connect(timeout=TIMEOUT)
     assert connected
-    assert json.loads(await communicator.receive_from(timeout=TIMEOUT))["type"] == "snapshot"
     assert await communicator.receive_output(timeout=TIMEOUT) == {
         "type": "websocket.close",
         "code": 1013,
         "reason": "the arrival did not complete: come back in 0-1 s",  # backoff.js reads it.
     }
+    assert await rows(code) == 0  # Its row went with the refused arrival.
 
     monkeypatch.undo()
     again = await Client(code).connect()

@@ -30,6 +30,13 @@ def no_sockets_left() -> Iterator[None]:
     heartbeat.untold.clear()
 
 
+def arrive(code: str, session_key: str = "") -> tuple[int | None, int]:
+    """A socket arriving in room ``code`` (:func:`services.arrive`): the seat it acts for, and
+    its row's id."""
+    arrival = services.arrive(code, session_key=session_key)
+    return arrival.player_id, arrival.connection_id
+
+
 def socket(code: str, connection_id: int, player_id: int | None) -> heartbeat.Socket:
     """One of this process's open sockets, as its consumer keeps it."""
     heartbeat.sockets[connection_id] = heartbeat.Socket(connection_id, code, player_id)
@@ -40,7 +47,7 @@ def test_a_socket_that_closed_during_a_beat_is_not_written_back(fake_clock) -> N
     """The heartbeat read the process's sockets; one closed (forgotten, then its row
     deleted) before the beat reached the database: no ghost comes back."""
     table = Table("ana", "ben")
-    ana, row, _ = services.arrive(table.code, session_key="session-ana")
+    ana, row = arrive(table.code, session_key="session-ana")
     alive = [socket(table.code, row, ana)]
     heartbeat.sockets.pop(row)  # As leaving.release does, first...
     services.release([row])  # ...then its row.
@@ -52,8 +59,8 @@ def test_a_socket_that_closed_during_a_beat_is_not_written_back(fake_clock) -> N
 
 def test_a_connection_counts_while_its_process_beats(fake_clock) -> None:  # type: ignore[no-untyped-def]
     table = Table("ana", "ben")
-    ana, ana_row, _ = services.arrive(table.code, session_key="session-ana")
-    _, watcher_row, _ = services.arrive(table.code)
+    ana, ana_row = arrive(table.code, session_key="session-ana")
+    _, watcher_row = arrive(table.code)
     assert seen(table.code) == [True, False]
     assert services.snapshot(table.code)["watchers"] == 1
 
@@ -66,8 +73,8 @@ def test_a_connection_counts_while_its_process_beats(fake_clock) -> None:  # typ
 
 def test_the_connections_of_a_killed_process_vanish_and_the_rooms_are_told(fake_clock) -> None:  # type: ignore[no-untyped-def]
     table = Table("ana", "ben")
-    ana, ana_row, _ = services.arrive(table.code, session_key="session-ana")
-    services.arrive(table.code, session_key="session-ben")  # Its process dies.
+    ana, ana_row = arrive(table.code, session_key="session-ana")
+    arrive(table.code, session_key="session-ben")  # Its process dies.
     assert seen(table.code) == [True, True]
 
     fake_clock.advance(heartbeat.EXPIRY.total_seconds() - 1)
@@ -98,8 +105,8 @@ def test_the_connections_of_a_killed_process_vanish_and_the_rooms_are_told(fake_
 
 def test_a_process_cut_off_for_long_writes_its_connections_back(fake_clock) -> None:  # type: ignore[no-untyped-def]
     table = Table("ana", "ben")
-    ana, ana_row, _ = services.arrive(table.code, session_key="session-ana")
-    _, watcher_row, _ = services.arrive(table.code)
+    ana, ana_row = arrive(table.code, session_key="session-ana")
+    _, watcher_row = arrive(table.code)
     alive = [socket(table.code, ana_row, ana), socket(table.code, watcher_row, None)]
     fake_clock.advance(heartbeat.EXPIRY.total_seconds() + 10)  # The database was away.
     assert heartbeat.sweep() == [table.code]  # Another process swept them meanwhile.
@@ -114,7 +121,7 @@ def test_a_process_cut_off_for_long_writes_its_connections_back(fake_clock) -> N
 
 def test_a_socket_whose_lobby_seat_was_freed_is_written_back_as_a_watcher(fake_clock) -> None:  # type: ignore[no-untyped-def]
     table = Table("ana", "ben")
-    ben, ben_row, _ = services.arrive(table.code, session_key="session-ben")
+    ben, ben_row = arrive(table.code, session_key="session-ben")
     fake_clock.advance(heartbeat.EXPIRY.total_seconds() + 1)
     heartbeat.sweep()
     table.leave("ben")  # Ben's seat is gone from the lobby.
@@ -127,7 +134,7 @@ def test_a_socket_whose_lobby_seat_was_freed_is_written_back_as_a_watcher(fake_c
 
 def test_leaving_and_closing_move_and_remove_the_row(fake_clock) -> None:  # type: ignore[no-untyped-def]
     table = Table("ana", "ben")
-    ben, row, _ = services.arrive(table.code, session_key="session-ben")
+    ben, row = arrive(table.code, session_key="session-ben")
     assert ben is not None
 
     services.move_connection(table.code, row, None)  # Ben gave up his seat: he watches.
@@ -146,7 +153,7 @@ def test_a_bot_is_always_here() -> None:
 
 def test_a_socket_of_a_deleted_room_tells_nobody(fake_clock) -> None:  # type: ignore[no-untyped-def]
     table = Table("ana", "ben")
-    ana, row, _ = services.arrive(table.code, session_key="session-ana")
+    ana, row = arrive(table.code, session_key="session-ana")
     Game.objects.filter(code=table.code).delete()  # Its rows go with it.
 
     assert heartbeat.beat([socket(table.code, row, ana)]) == []
@@ -165,8 +172,8 @@ def test_the_heartbeat_tells_every_room_and_retries_the_ones_it_could_not_tell(
     one that could not be told is told on the next beat (its rows are swept by then)."""
     gone, failing, fine = Table("ana", "ben"), Table("cy", "di"), Table("ed", "flo")
     for table in (failing, fine):
-        services.arrive(table.code, session_key=f"session-{next(iter(table.players))}")
-    ana, ana_row, _ = services.arrive(gone.code, session_key="session-ana")
+        arrive(table.code, session_key=f"session-{next(iter(table.players))}")
+    ana, ana_row = arrive(gone.code, session_key="session-ana")
     Game.objects.filter(code=gone.code).delete()
     fake_clock.advance(heartbeat.EXPIRY.total_seconds() + 1)  # Cy's and Ed's process died.
 
@@ -212,10 +219,10 @@ def test_a_busy_process_never_sweeps_the_rows_of_its_own_sockets(  # type: ignor
     when it sweeps, or that was written after its beat began, is not swept; a dead
     process's rows still are, and their room is told."""
     table, dead = Table("ana"), Table("ben")
-    services.arrive(dead.code)  # Its process died: nobody beats for it.
-    _, early, _ = services.arrive(table.code)  # Written, not yet held: the process lags...
+    arrive(dead.code)  # Its process died: nobody beats for it.
+    _, early = arrive(table.code)  # Written, not yet held: the process lags...
     fake_clock.advance(heartbeat.EXPIRY.total_seconds() + 1)
-    _, held, _ = services.arrive(table.code)
+    _, held = arrive(table.code)
     socket(table.code, held, None)
     late: list[int] = []
     real_beat = heartbeat.beat
@@ -223,7 +230,7 @@ def test_a_busy_process_never_sweeps_the_rows_of_its_own_sockets(  # type: ignor
     def beat_then_lag(alive: list[heartbeat.Socket]) -> list[str]:
         assert [s.id for s in alive] == [held]
         changed = real_beat(alive)
-        late.append(services.arrive(table.code)[1])  # Written once the beat read its list.
+        late.append(arrive(table.code)[1])  # Written once the beat read its list.
         fake_clock.advance(heartbeat.EXPIRY.total_seconds() + 1)  # The process lags again,
         socket(table.code, early, None)  # ... and holds the early socket at last.
         return changed

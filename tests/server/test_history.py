@@ -340,8 +340,8 @@ def test_an_account_takes_its_seat_back_in_any_browser() -> None:
     game, host = services.create_game(host_name="ana", session_key="laptop", user_id=user.pk)
     assert host is not None
 
-    assert services.arrive(game.code, session_key="phone", user_id=user.pk)[0] == host.pk
-    assert services.arrive(game.code, session_key="phone")[0] is None
+    assert services.arrive(game.code, session_key="phone", user_id=user.pk).player_id == host.pk
+    assert services.arrive(game.code, session_key="phone").player_id is None
     assert services.join_game(game.code, "ana2", session_key="phone", user_id=user.pk) == host
 
 

@@ -327,7 +327,7 @@ def test_a_watchers_name_is_kept_when_its_row_is_written_back(
     (games/live/heartbeat.py): a watcher's name comes back with its row, still its own,
     and a default name with its number, so no newcomer is given it again."""
     table = Table("ana")
-    _, row, _ = services.arrive(table.code)
+    row = services.arrive(table.code).connection_id
     name = services.watcher_name(table.code, row, chosen)
     assert name == (chosen or "Watcher 1")
     heartbeat.sockets[row] = heartbeat.Socket(row, table.code, None, name)  # As beat() keeps it.
@@ -342,7 +342,7 @@ def test_a_watchers_name_is_kept_when_its_row_is_written_back(
         name,
         number,
     )
-    _, other, _ = services.arrive(table.code)
+    other = services.arrive(table.code).connection_id
     with pytest.raises(CommandError) as refused:
         services.watcher_name(table.code, other, name.upper())
     assert refused.value.code == "name_taken"
@@ -362,6 +362,62 @@ def test_a_crowd_s_default_name_is_the_first_number_free(fake_clock) -> None:  #
     assert services.watcher_name(table.code, rows[20].pk, "W\u0430tcher 11") == "W\u0430tcher 11"
     newcomer = Connection.objects.create(game=table.game, seen_at=fake_clock())
     assert services.watcher_name(table.code, newcomer.pk) == "Watcher 22"
+
+
+def test_a_watcher_arrives_named_and_a_crowd_adds_no_query(fake_clock) -> None:  # type: ignore[no-untyped-def]
+    """Issue 28: a watcher's default name was a second trip to the database after its
+    snapshot (lock the room again, read its row and the seats, count the numbers, write
+    the name). Now its arrival gives it, the one query that counts who is here counting
+    the numbers too: a join in a room of 200 watchers makes the queries of one in an empty
+    room, and reads no watcher's name."""
+
+    def arrival() -> tuple[services.Arrival, list[str]]:
+        with CaptureQueriesContext(connection) as queries:
+            arrived = services.arrive(table.code)
+        return arrived, [q["sql"] for q in queries.captured_queries]
+
+    table = Table("ana", "Watcher 2")
+    alone, first_queries = arrival()
+    assert alone.watcher_name == "Watcher 1"
+    assert alone.snapshot["watchers"] == 1
+    for number in range(3, 203):
+        Connection.objects.create(
+            game=table.game, seen_at=fake_clock(), name=f"Watcher {number}", number=number
+        )
+    newcomer, crowd_queries = arrival()
+
+    assert newcomer.watcher_name == "Watcher 203"  # 1 and 3-202 taken, 2 looks like ana's.
+    assert newcomer.snapshot["watchers"] == 202
+    row = Connection.objects.get(pk=newcomer.connection_id)
+    assert (row.name, row.number, row.player_id) == ("Watcher 203", 203, None)
+    assert len(crowd_queries) == len(first_queries)
+    assert not [q for q in crowd_queries if q.startswith('SELECT "games_connection"."name"')]
+    # A seat's socket is given no name.
+    seated = services.arrive(table.code, session_key="session-ana")
+    assert seated.player_id == table.players["ana"].pk
+    assert seated.watcher_name == ""
+    assert Connection.objects.get(pk=seated.connection_id).name == ""
+
+
+def test_a_snapshot_reads_the_log_once_a_version(fake_clock) -> None:  # type: ignore[no-untyped-def]
+    """A crowd's joins and a burst's sockets read one room at one version: its recent
+    events are read from the log once, and again once the game has moved on."""
+
+    def events_read() -> tuple[list[str], int]:
+        with CaptureQueriesContext(connection) as queries:
+            recent = services.snapshot(table.code)["recent"]
+        read = [q for q in queries.captured_queries if "games_gameevent" in q["sql"]]
+        return [e["kind"] for e in recent], len(read)
+
+    table = Table("ana", "ben")
+    table.start()
+    kinds, read = events_read()
+    assert read == 1
+    assert events_read() == (kinds, 0)
+    on_turn = table.state().on_turn
+    table.roll(next(name for name, p in table.players.items() if p.seat == on_turn))
+    assert events_read() == ([*kinds, "rolled"], 1)
+    assert events_read() == ([*kinds, "rolled"], 0)
 
 
 def test_a_newcomer_s_default_name_reads_no_default_name_of_the_crowd(
