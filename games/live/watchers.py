@@ -58,7 +58,7 @@ def watcher_name(code: str, connection_id: int, name: object = None) -> str:
                 )
             number = None
         else:
-            number = default_number(others, players, Numbers(**others.aggregate(**_counting())))
+            number = default_number(others, players, Numbers.of(others))
             chosen = names.watcher_name(number)
         row.name, row.number = chosen, number
         row.save(update_fields=["name", "number"])
@@ -75,6 +75,12 @@ class Numbers(NamedTuple):
     distinct: int
     #: How many watchers chose a name of their own.
     chosen: int
+
+    @classmethod
+    def of(cls, rows: QuerySet[Connection]) -> Numbers:
+        """The numbers of the watching ``rows`` (:func:`watching`)."""
+        used = rows.aggregate(**_counting())
+        return cls(used["most"] or 0, used["distinct"], used["chosen"])
 
 
 #: A watcher's row with a name it chose (a default name has its number).
