@@ -52,16 +52,16 @@ def arrive(code: str, *, session_key: str = "", user_id: int | None = None) -> A
     with transaction.atomic():
         table = load(code, lock=True)  # Raises no_such_game. Presence leaves in order.
         player = table.held_by(session_key, user_id)
+        player_id = player.pk if player else None
         (seats, watching), numbers = watchers.here_and_numbers(table.game)
         name, number = "", None
-        if player is None:
+        if player_id is None:
             others = watchers.watching(table.game)
             number = watchers.default_number(others, [p.name for p in table.players], numbers)
             name = names.watcher_name(number)
             watching += 1
         else:
-            seats.add(player.pk)
-        player_id = player.pk if player else None
+            seats.add(player_id)
         row = Connection.objects.create(
             game=table.game, player_id=player_id, seen_at=clock.now(), name=name, number=number
         )

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Aggregate, Count
 
 from games.live import clock, heartbeat, outbox
 from games.live.pipeline import Table, load
@@ -55,14 +55,21 @@ def connected(game: Game) -> tuple[set[int], int]:
     Counted by the database, a row per seat and one for the watchers: a crowd's thousand
     rows are not read at every join.
     """
-    counts: list[tuple[int | None, int]] = list(
+    return counted(game)[0]
+
+
+def counted(game: Game, **watching: Aggregate) -> tuple[tuple[set[int], int], dict[str, Any]]:
+    """:func:`connected`, and the aggregates ``watching`` over the watchers' rows in the same
+    query (``None`` each when nobody watches)."""
+    counts = list(
         Connection.objects.filter(game=game, seen_at__gte=heartbeat.fresh_since())
-        .values_list("player_id")
-        .annotate(sockets=Count("pk"))
+        .values("player_id")
+        .annotate(sockets=Count("pk"), **watching)
         .order_by()
     )
-    seats = {player_id for player_id, _ in counts if player_id is not None}
-    return seats, sum(sockets for player_id, sockets in counts if player_id is None)
+    seats = {row["player_id"] for row in counts if row["player_id"] is not None}
+    watchers = next((row for row in counts if row["player_id"] is None), {})
+    return (seats, watchers.get("sockets", 0)), {name: watchers.get(name) for name in watching}
 
 
 def connected_seat(table: Table, seat: object) -> bool:

@@ -10,14 +10,14 @@ their talk is not part of the game's record, and kept in its log it could fill t
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Aggregate, Count, Max, Q, QuerySet
 
 from games.engine import names
-from games.live import clock, heartbeat, limits, outbox
+from games.live import clock, heartbeat, limits, outbox, presence
 from games.live.commands import chat_text, clean_name
 from games.live.pipeline import CommandError
 from games.models import Connection, Game, Player
@@ -79,8 +79,13 @@ class Numbers(NamedTuple):
     @classmethod
     def of(cls, rows: QuerySet[Connection]) -> Numbers:
         """The numbers of the watching ``rows`` (:func:`watching`)."""
-        used = rows.aggregate(**_counting())
-        return cls(used["most"] or 0, used["distinct"], used["chosen"])
+        return cls.read(rows.aggregate(**_counting()))
+
+    @classmethod
+    def read(cls, used: dict[str, Any]) -> Numbers:
+        """The numbers from the aggregates of :func:`_counting` (over no rows, ``MAX`` is
+        ``None``)."""
+        return cls(used["most"] or 0, used["distinct"] or 0, used["chosen"] or 0)
 
 
 #: A watcher's row with a name it chose (a default name has its number).
@@ -107,16 +112,8 @@ def here_and_numbers(game: Game) -> tuple[tuple[set[int], int], Numbers]:
     """Who is connected to ``game`` (:func:`games.live.presence.connected`) and its watchers'
     :class:`Numbers`, in one query: an arrival needs both, and a crowd's rows are counted,
     not read."""
-    counts = list(
-        Connection.objects.filter(game=game, seen_at__gte=heartbeat.fresh_since())
-        .values_list("player_id")
-        .annotate(sockets=Count("pk"), **_counting())
-        .order_by()
-    )
-    seats = {player_id for player_id, *_ in counts if player_id is not None}
-    watched = next((row[1:] for row in counts if row[0] is None), (0, None, 0, 0))
-    sockets, most, distinct, chosen = watched
-    return (seats, sockets), Numbers(most or 0, distinct, chosen)
+    here, used = presence.counted(game, **_counting())
+    return here, Numbers.read(used)
 
 
 def default_number(others: QuerySet[Connection], players: list[str], used: Numbers) -> int:
