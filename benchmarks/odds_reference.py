@@ -21,8 +21,9 @@ Kinds: ``start`` (empty cards; sometimes the first roll on the table),
 on points with as many boxes left), ``bonus`` (upper bonuses still to play for,
 close to the line), ``left`` (a seat left the game with its score). One
 position in six is played under the free-Joker preset. Cards come from games
-of the Optimal bot on random dice, chosen so that the seats are close (their
-expected final totals within 30 points): the positions where the odds matter.
+of the Optimal bot on random dice (``--pool`` a preset, 300 by default), chosen
+so that the seats are close (their expected final totals within 30 points): the
+positions where the odds matter.
 """
 
 from __future__ import annotations
@@ -86,10 +87,12 @@ def mid_turn(strategy: Strategy, card: Scorecard, rng: random.Random) -> tuple[l
     return dice, left
 
 
-def make_positions(seed: int) -> list[dict[str, Any]]:
+def make_positions(seed: int, pool_games: int = 300) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     strategies = {name: load(name) for name in ("official", "free_joker")}
-    pools = {name: [trajectory(s, rng) for _ in range(300)] for name, s in strategies.items()}
+    pools = {
+        name: [trajectory(s, rng) for _ in range(pool_games)] for name, s in strategies.items()
+    }
     positions = []
     for number, kind in enumerate(KINDS):
         preset = "free_joker" if number % 6 == 5 else "official"
@@ -204,11 +207,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=18)
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument(
+        "--pool",
+        type=int,
+        default=300,
+        help="games of the Optimal bot per preset that the positions' cards are drawn from",
+    )
+    parser.add_argument(
         "--out", default=str(OUT), help=f"the file written, or - for none (default {OUT})"
     )
-    args = quick.parse_args(parser, {"games": 20, "processes": 1, "out": "-"})
+    args = quick.parse_args(parser, {"games": 5, "processes": 1, "out": "-", "pool": 20})
     started, cpu = time.perf_counter(), time.process_time()
-    positions = make_positions(args.seed)
+    positions = make_positions(args.seed, args.pool)
     print(f"{len(positions)} positions made in {time.perf_counter() - started:.1f} s")
     jobs = [(p, args.games, args.seed * 1000 + i) for i, p in enumerate(positions)]
     with multiprocessing.Pool(args.processes) as pool:
