@@ -156,7 +156,7 @@ def main() -> None:
     parser.add_argument("--mine", type=int, default=200, help="of which the account plays")
     parser.add_argument("--repeat", type=int, default=20, help="requests per page")
     parser.add_argument("--seed", type=int, default=1)
-    args = quick.parse_args(parser, {"games": 5, "mine": 2, "repeat": 2})
+    args = quick.parse_args(parser, {"games": 2, "mine": 1, "repeat": 1})
 
     with tempfile.TemporaryDirectory() as directory:
         configure(Path(directory))
