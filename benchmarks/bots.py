@@ -160,7 +160,7 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=500, help="advice messages to time")
     parser.add_argument("--tables", type=int, default=5, help="games through the services")
     parser.add_argument("--seed", type=int, default=2026)
-    args = quick.parse_args(parser, {"games": 20, "calls": 20, "tables": 1})
+    args = quick.parse_args(parser, {"games": 5, "calls": 5, "tables": 1})
     strength(args.games, args.seed)
     coach_speed(args.calls, args.seed)
     with tempfile.TemporaryDirectory(prefix="bots-bench-") as directory:

@@ -191,7 +191,7 @@ def main() -> int:
         action="store_true",
         help="first the same burst against the bare relay, for ratios (not with --url)",
     )
-    args = quick.parse_args(parser, {"sockets": 20, "rooms": 4, "within": 0.5})
+    args = quick.parse_args(parser, {"sockets": 8, "rooms": 2, "within": 0.5})
     if args.floor and args.url:
         parser.error("--floor starts servers of its own: leave out --url")
     floor = run("floor", None, args) if args.floor else None

@@ -272,7 +272,7 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=30.0)
     parser.add_argument("--database-url")
     parser.add_argument("--redis-url")
-    args = quick.parse_args(parser, {"watchers": [5, 20], "batch": 10, "probe": 3, "rolls": 1})
+    args = quick.parse_args(parser, {"watchers": [2, 5], "batch": 2, "probe": 1, "rolls": 1})
     server = None
     if args.url is None:
         server = Server(database_url=args.database_url, redis_url=args.redis_url)

@@ -161,7 +161,7 @@ def main() -> None:
     parser.add_argument("--preset", default=OFFICIAL.name)
     parser.add_argument("--seed", type=int, default=18)
     parser.add_argument("--processes", type=int, default=2)
-    args = quick.parse_args(parser, {"games": 20, "max_games": 20, "round": 20, "processes": 1})
+    args = quick.parse_args(parser, {"games": 6, "max_games": 6, "round": 6, "processes": 1})
     odds.load(args.preset)  # Built and cached once before the workers start.
     print(
         f"== To win (last {args.late} turns) against Optimal, {args.preset},"

@@ -3,7 +3,7 @@
 Run it from the project's root with the project's virtualenv::
 
     .venv/bin/python benchmarks/push.py            # 200 turns
-    .venv/bin/python benchmarks/push.py --quick    # 10 turns
+    .venv/bin/python benchmarks/push.py --quick    # 4 turns
 
 A fresh SQLite file, a VAPID key made for the run, and a push service on 127.0.0.1
 (``tests/pushservice.py``, the one the tests use). Games of two players without a clock,
@@ -80,7 +80,7 @@ def percentiles(values: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--turns", type=int, default=200, help="turns timed with push on")
-    args = quick.parse_args(parser, {"turns": 10})
+    args = quick.parse_args(parser, {"turns": 4})
 
     with tempfile.TemporaryDirectory() as directory:
         configure(Path(directory) / "push.sqlite3")

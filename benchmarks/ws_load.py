@@ -1480,7 +1480,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "watchers connected, 13 turns played, its sockets closed; the server's CPU over all of "
         "it per command (the floor: the same connections, one relayed message per command)",
     )
-    args = quick.parse_args(parser, {"games": [2], "think": [0.0]}, argv)
+    args = quick.parse_args(parser, {"games": [1], "think": [0.0]}, argv)
     if args.whole_games and args.duration is not None:
         parser.error("--whole-games plays every game to its end: no --duration")
     if len(args.think) > 2 or min(args.think) < 0 or args.think[0] > args.think[-1]:
