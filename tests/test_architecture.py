@@ -42,6 +42,26 @@ def test_pure_modules_import_without_django(module: str) -> None:
     assert result.stdout.strip() == "[]"
 
 
+def test_a_server_starts_without_what_sends_push_notices() -> None:
+    # pywebpush (with aiohttp, requests and py_vapid) is imported by the push sender when
+    # it first has a notice to send (games.live.push.Sender): a third of a second of CPU
+    # that every process paid at its start, Daphne and each test worker alike.
+    script = (
+        "import os, sys;"
+        "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'tests.settings');"
+        "import django; django.setup();"
+        "import yahtzee_site.asgi, games.live.push;"
+        "print(sorted(m for m in ('pywebpush', 'aiohttp', 'requests', 'py_vapid')"
+        " if m in sys.modules))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
 def test_the_consumer_leaves_the_database_to_the_services() -> None:
     tree = ast.parse((ROOT / "games" / "live" / "consumers.py").read_text())
     from_models = [

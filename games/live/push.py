@@ -34,8 +34,8 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-import requests
 from django.conf import settings
 from django.db import close_old_connections
 from django.db.models import Q
@@ -45,14 +45,13 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-# Neither ships type hints.
-from py_vapid import Vapid  # type: ignore[import-untyped]
-from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]
-
 from games.engine import events
 from games.engine.room import Room
 from games.live import heartbeat
 from games.models import Connection, Game, Player, PushSubscription
+
+if TYPE_CHECKING:
+    import requests
 
 logger = logging.getLogger(__name__)
 
@@ -229,9 +228,16 @@ class Sender:
     _lock = threading.Lock()
 
     def __init__(self) -> None:
+        # What sends is imported here, when a process first has a notice to send, not with
+        # the module: pywebpush brings aiohttp, requests and py_vapid's cryptography, a
+        # third of a second of CPU or more that every process would pay at its start (each
+        # Daphne, each test worker, a site with push off) and most never use.
+        import requests
+        from py_vapid import Vapid  # type: ignore[import-untyped]  # No type hints.
+
         self.queue: queue.Queue[list[Notice]] = queue.Queue(QUEUE_SIZE)
         self.vapid = Vapid.from_string(settings.VAPID_PRIVATE_KEY)
-        self.session = requests.Session()
+        self.session: requests.Session = requests.Session()
         self.thread = threading.Thread(target=self._run, name="web-push", daemon=True)
         self.thread.start()
 
@@ -282,6 +288,9 @@ class Sender:
     def deliver(self, subscription: PushSubscription, notice: Notice) -> None:
         """Post one notice to one browser's push service; a subscription it no longer knows
         (404, 410) is deleted."""
+        import requests
+        from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]  # No hints.
+
         # Worded for this browser: the language its page was in when it subscribed.
         with translation.override(subscription.language or settings.LANGUAGE_CODE):
             data = notice.payload()
