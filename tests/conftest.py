@@ -194,16 +194,17 @@ def make_application():  # type: ignore[no-untyped-def]
     The child inherits what the websocket tests left in the parent: a channel layer
     whose queues belong to the parent's event loops, and asgiref's database thread,
     which a fork does not copy (work sent to it would wait forever). It starts with
-    fresh ones instead.
+    fresh ones instead. Its static files are answered in its event loop
+    (:mod:`tests.live_static`), not on Django's threads.
     """
     from concurrent.futures import ThreadPoolExecutor
 
     from asgiref.sync import SyncToAsync
     from channels.layers import channel_layers
     from django.conf import settings
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
     from games.live import watch
+    from tests.live_static import StaticFiles
     from yahtzee_site.asgi import application
 
     channel_layers.backends = {}
@@ -211,7 +212,7 @@ def make_application():  # type: ignore[no-untyped-def]
     # A live server keeps the clock's watch, as a deployed process does, from its start.
     settings.YAHTZEE_CLOCK_WATCH = True
     watch.start_when_serving()
-    return ASGIStaticFilesHandler(application)
+    return StaticFiles(application)
 
 
 @pytest.fixture

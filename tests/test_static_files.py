@@ -1,8 +1,11 @@
 """Static files as a deployed site collects them: hashed names, the scripts' imports included."""
 
+import asyncio
 import json
 import re
+from pathlib import Path
 
+import pytest
 from django.core.management import call_command
 
 
@@ -66,3 +69,80 @@ def test_favicon_ico_leads_to_the_sites_icon(client):
 
     assert response.status_code == 301
     assert response["Location"] == "/static/img/favicon.svg"
+
+
+async def _asgi_get(app, path: str, method: str = "GET") -> tuple[int, dict[str, str], bytes]:  # type: ignore[no-untyped-def]
+    """One request to an ASGI application: its status, headers and whole body."""
+    sent: list[dict] = []
+    requests = [{"type": "http.request", "body": b"", "more_body": False}]
+
+    async def receive() -> dict:
+        if requests:
+            return requests.pop()
+        await asyncio.Event().wait()  # The client stays until the answer is sent.
+        raise AssertionError("unreachable")
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"testserver")],
+        "client": ("127.0.0.1", 1),
+        "server": ("testserver", 80),
+    }
+    await app(scope, receive, send)
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    headers = {k.decode().lower(): v.decode() for k, v in start["headers"]}
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return start["status"], headers, body
+
+
+@pytest.mark.asyncio
+async def test_the_browser_tests_server_answers_static_files_as_django_does() -> None:
+    """tests/live_static.py stands in for Django's ASGIStaticFilesHandler in the browser
+    tests' Daphne: every file under static/ comes back with the same status, type, encoding
+    and body, and a missing file or a folder as the same 404."""
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.core.asgi import get_asgi_application
+
+    from tests.live_static import StaticFiles
+
+    async def no_site(scope, receive, send) -> None:  # type: ignore[no-untyped-def]
+        raise AssertionError(f"{scope['path']} went past the static files")
+
+    django_static = ASGIStaticFilesHandler(get_asgi_application())
+    ours = StaticFiles(no_site)
+    root = Path(__file__).resolve().parent.parent / "static"
+    files = sorted(path for path in root.rglob("*") if path.is_file())
+    paths = [f"/static/{path.relative_to(root).as_posix()}" for path in files]
+    assert "/static/js/room.js" in paths
+    assert "/static/img/icon-192.png" in paths
+    for path in [*paths, "/static/js/nothing-here.js", "/static/js/"]:
+        status, headers, body = await _asgi_get(ours, path)
+        expected_status, expected_headers, expected_body = await _asgi_get(django_static, path)
+        assert status == expected_status, path
+        if status == 200:
+            assert body == expected_body, path
+            for name in ("content-type", "content-encoding", "content-length", "last-modified"):
+                assert headers.get(name) == expected_headers.get(name), (path, name)
+        # A HEAD has the headers without the body, as Django's answer.
+        status, head_headers, body = await _asgi_get(ours, path, "HEAD")
+        assert (status, body) == (expected_status, b"")
+        assert head_headers.get("content-length") == headers.get("content-length")
+    status, _, _ = await _asgi_get(ours, "/static/js/room.js", "POST")
+    assert status == 405
+    # A path out of the static folders is not found (Django's handler raises on it).
+    status, _, body = await _asgi_get(ours, "/static/../manage.py")
+    assert (status, body) == (404, b"Not found")
+    # Everything else goes to the site.
+    with pytest.raises(AssertionError, match="/rules/ went past"):
+        await _asgi_get(ours, "/rules/")
