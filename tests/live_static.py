@@ -59,10 +59,10 @@ class StaticFiles:
             found = finders.find(name) if name not in ("", ".") else None
         except SuspiciousFileOperation:  # Outside the static folders.
             found = None
-        if not found or not Path(found if isinstance(found, str) else found[0]).is_file():
+        path = Path(found) if found else None  # find() gives one path, or None.
+        if path is None or not path.is_file():
             body = b"Not found"
             return 404, [(b"content-type", b"text/plain"), (b"content-length", b"9")], body
-        path = Path(found if isinstance(found, str) else found[0])
         body = path.read_bytes()
         # As django.views.static.serve types them.
         kind, encoding = mimetypes.guess_type(str(path))

@@ -139,6 +139,16 @@ def tables() -> None:
     odds.load("official")
 
 
+def on_server(statement: str) -> None:
+    """Run ``statement`` on the suite's PostgreSQL server, outside a transaction (CREATE
+    and DROP DATABASE), from its ``postgres`` database."""
+    import psycopg
+
+    admin = urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(statement)
+
+
 @pytest.fixture(scope="session")
 def drop_database() -> Iterator[Callable[[str], None]]:
     """Drops a database of the suite's PostgreSQL on a thread of its own, while the next
@@ -147,11 +157,7 @@ def drop_database() -> Iterator[Callable[[str], None]]:
     (37 s for one drop alone at a load of 10)."""
 
     def drop(name: str) -> None:
-        import psycopg
-
-        admin = urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path="/postgres"))
-        with psycopg.connect(admin, autocommit=True) as connection:
-            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        on_server(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="drop-database") as dropper:
         drops: list[Future[None]] = []
@@ -166,14 +172,10 @@ def private_database(drop_database: Callable[[str], None]) -> Iterator[str]:
     dropped afterwards."""
     if not POSTGRES_AND_REDIS:
         pytest.skip("the PostgreSQL + Redis pass runs it (DATABASE_URL and REDIS_URL set)")
-    import psycopg
-
-    server = urlsplit(os.environ["DATABASE_URL"])
     name = f"bench_{secrets.token_hex(4)}"
-    with psycopg.connect(urlunsplit(server._replace(path="/postgres")), autocommit=True) as c:
-        c.execute(f'CREATE DATABASE "{name}"')
+    on_server(f'CREATE DATABASE "{name}"')
     try:
-        yield urlunsplit(server._replace(path=f"/{name}"))
+        yield urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{name}"))
     finally:
         drop_database(name)
 
